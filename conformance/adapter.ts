@@ -1,0 +1,110 @@
+// The adapter contract: the only way the conformance suite reaches an implementation (SPEC §0.8).
+// Everything here is plain data so that the stdio protocol (conformance/PROTOCOL.md) can carry it unchanged.
+
+/** Capabilities an implementation may offer; scenarios tagged with a missing one are "not applicable". */
+export type Capability = "pty" | "executor" | "bridge";
+
+export interface ConformanceAdapter {
+  name: string;
+  capabilities: Capability[];
+  start(options: StartOptions): Promise<AdapterInstance>;
+}
+
+/** A scripted host executor (EXEC-08/09) described as data; the adapter builds the real one. */
+export interface FakeExecutorSpec {
+  /** Output chunks the fake process emits, in order, each after `delayMs`. */
+  output?: Array<{ stream: "stdout" | "stderr"; data: string; delayMs?: number }>;
+  /** How the fake process ends; `delayMs` after the last output. Omit to keep it running until killed. */
+  exit?: { code: number | null; signal: string | null; delayMs?: number };
+  /** When false the process has no kill handle (KILL-05). Default true. */
+  killable?: boolean;
+  /** When set, `spawn` rejects with this message (RES-24). */
+  rejectWith?: string;
+  /** The pid the fake process reports; omit for none. */
+  pid?: number;
+}
+
+export interface StartOptions {
+  /** The complete controlled environment of SPEC §0.8 plus the scenario's variables. */
+  env: Record<string, string>;
+  /** The documented nested config form. */
+  config: { tools?: { exec?: Record<string, unknown> } };
+  /** A fresh temporary directory: the engine's default working directory. */
+  cwd: string;
+  inputWaitIdleMs?: number;
+  /** Fake host executors, only used by scenarios tagged @executor. */
+  executors?: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec };
+}
+
+export interface CallOptions {
+  scope: string;
+  /** Default true; false = the toolkit has no process tool (synchronous mode, EXEC-42). */
+  processTool?: boolean;
+  allowElevated?: boolean;
+  /** Abort the call's signal this many ms after the call starts (0 = already aborted). */
+  abortAfterMs?: number;
+}
+
+export interface ToolUpdate { text: string; details: Record<string, unknown> }
+
+export type CallOutcome =
+  | { kind: "result"; text: string; details: Record<string, unknown>; isError: boolean; updates: ToolUpdate[] }
+  | { kind: "error"; message: string; name?: string };
+
+export interface SystemEvent { scopeKey: string; sessionId: string; text: string; contextKey: string; createdAt: number }
+export interface WakeRequest { scopeKey: string; sessionId: string; source: string; reason: string }
+
+/** What the fake executor saw (EXEC-09/EXEC-10). */
+export interface ExecutorRequest {
+  host: "sandbox" | "node";
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  pty: boolean;
+  node?: string;
+  elevated: boolean;
+  scopeKey: string;
+}
+
+/** A probe of the child-process bridge helper (KILL-17 … KILL-20), run inside the implementation's host. */
+export interface BridgeProbe {
+  /** Signals passed as options.signals; omit for the default set. */
+  signals?: string[];
+  /** Steps applied in order after attaching. */
+  steps: Array<
+    | { signal: string }                       // the host process receives this signal
+    | { childEvent: "exit" | "error" | "close" }
+    | { detach: true }
+  >;
+  /** Make child.kill throw (KILL-19). */
+  killThrows?: boolean;
+}
+export interface BridgeProbeResult {
+  /** Signals passed to child.kill, in order. */
+  forwarded: string[];
+  /** Signals passed to options.onSignal, in order. */
+  onSignal: string[];
+  /** Whether the host process was still alive after all steps (KILL-20). */
+  hostAlive: boolean;
+  /** Number of bridge listeners still attached to the host process per signal after the steps. */
+  listenersLeft: number;
+}
+
+export interface AdapterInstance {
+  call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome>;
+  drainEvents(scope: string): Promise<SystemEvent[]>;
+  peekEvents(scope: string): Promise<SystemEvent[]>;
+  /** Wake requests observed since start. */
+  wakes(): Promise<WakeRequest[]>;
+  clearFinished(scope: string): Promise<number>;
+  liveSessionIds(): Promise<string[]>;
+  /** Requests the fake executors received (capability "executor"). */
+  executorRequests?(): Promise<ExecutorRequest[]>;
+  /** Capability "bridge". */
+  bridgeProbe?(probe: BridgeProbe): Promise<BridgeProbeResult>;
+  /** Ends every live process of this instance. */
+  dispose(): Promise<void>;
+}
+
+/** An adapter module's default export. */
+export type AdapterFactory = () => ConformanceAdapter | Promise<ConformanceAdapter>;

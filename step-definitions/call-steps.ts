@@ -1,0 +1,93 @@
+// When steps: calling the tools, in the foreground or as started calls that are awaited later.
+import { When } from "@cucumber/cucumber";
+import { parseJsonArgs, inline } from "./support/text.js";
+import type { ConformanceWorld } from "./support/world.js";
+
+type Tool = "exec" | "process";
+
+for (const tool of ["exec", "process"] as const) {
+  When(`${tool} is called with:`, async function (this: ConformanceWorld, json: string) {
+    await this.call(tool, parseJsonArgs(this, json));
+  });
+  When(`${tool} is called with {string}`, async function (this: ConformanceWorld, json: string) {
+    await this.call(tool, parseJsonArgs(this, json));
+  });
+  When(`${tool} is called in scope {string} with:`, async function (this: ConformanceWorld, scope: string, json: string) {
+    await this.call(tool, parseJsonArgs(this, json), scope);
+  });
+  When(`${tool} is called in scope {string} with {string}`, async function (this: ConformanceWorld, scope: string, json: string) {
+    await this.call(tool, parseJsonArgs(this, json), scope);
+  });
+  When(`${tool} is started with:`, function (this: ConformanceWorld, json: string) {
+    startNamed(this, "call", tool, parseJsonArgs(this, json));
+  });
+  When(`${tool} is started with {string}`, function (this: ConformanceWorld, json: string) {
+    startNamed(this, "call", tool, parseJsonArgs(this, json));
+  });
+  When(`${tool} is started as {string} with:`, function (this: ConformanceWorld, name: string, json: string) {
+    startNamed(this, name, tool, parseJsonArgs(this, json));
+  });
+  When(`${tool} is started as {string} with {string}`, function (this: ConformanceWorld, name: string, json: string) {
+    startNamed(this, name, tool, parseJsonArgs(this, json));
+  });
+}
+
+When("exec runs {string}", async function (this: ConformanceWorld, command: string) {
+  await this.call("exec", { command: inline(this, command) });
+});
+
+When("exec runs {string} in the background", async function (this: ConformanceWorld, command: string) {
+  await this.call("exec", { command: inline(this, command), background: true });
+});
+
+When("exec runs {string} in a pty in the background", async function (this: ConformanceWorld, command: string) {
+  await this.call("exec", { command: inline(this, command), background: true, pty: true });
+});
+
+When("the session is polled", async function (this: ConformanceWorld) {
+  await this.call("process", { action: "poll", sessionId: this.sessionId() });
+});
+
+When("the session is polled with timeout {int}", async function (this: ConformanceWorld, timeout: number) {
+  await this.call("process", { action: "poll", sessionId: this.sessionId(), timeout });
+});
+
+When("the session log is read", async function (this: ConformanceWorld) {
+  await this.call("process", { action: "log", sessionId: this.sessionId() });
+});
+
+When("the sessions are listed", async function (this: ConformanceWorld) {
+  await this.call("process", { action: "list" });
+});
+
+When("the sessions of scope {string} are listed", async function (this: ConformanceWorld, scope: string) {
+  await this.call("process", { action: "list" }, scope);
+});
+
+When("the session is killed", async function (this: ConformanceWorld) {
+  await this.call("process", { action: "kill", sessionId: this.sessionId() });
+});
+
+When("the started call returns", async function (this: ConformanceWorld) {
+  await awaitNamed(this, "call");
+});
+
+When("the started call {string} returns", async function (this: ConformanceWorld, name: string) {
+  await awaitNamed(this, name);
+});
+
+When("the session id is remembered as {string}", function (this: ConformanceWorld, name: string) {
+  this.vars.set(name, this.sessionId());
+});
+
+function startNamed(world: ConformanceWorld, name: string, tool: Tool, args: Record<string, unknown>): void {
+  if (world.started.has(name)) throw new Error(`A started call named "${name}" is still pending.`);
+  world.started.set(name, world.startCall(tool, args));
+}
+
+async function awaitNamed(world: ConformanceWorld, name: string): Promise<void> {
+  const pending = world.started.get(name);
+  if (!pending) throw new Error(`No call was started as "${name}".`);
+  world.started.delete(name);
+  world.record(await pending);
+}

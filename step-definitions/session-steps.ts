@@ -1,0 +1,105 @@
+// Then steps on sessions, scopes, events and wakes, observed through the adapter only.
+import { Then, When } from "@cucumber/cucumber";
+import assert from "node:assert/strict";
+import { block, parseJsonArgs, partialMatch, show } from "./support/text.js";
+import type { ConformanceWorld } from "./support/world.js";
+
+async function listedIds(world: ConformanceWorld, scope: string): Promise<string[]> {
+  const instance = await world.ensureStarted();
+  const outcome = await instance.call("process", { action: "list" }, { scope, processTool: true });
+  assert.equal(outcome.kind, "result");
+  const sessions = (outcome as { details: { sessions?: Array<{ sessionId: string }> } }).details.sessions ?? [];
+  return sessions.map((s) => s.sessionId);
+}
+
+Then("the session is listed", async function (this: ConformanceWorld) {
+  assert.ok((await listedIds(this, this.scope)).includes(this.sessionId()));
+});
+Then("the session is not listed", async function (this: ConformanceWorld) {
+  assert.ok(!(await listedIds(this, this.scope)).includes(this.sessionId()));
+});
+Then("the session {string} is listed in scope {string}", async function (this: ConformanceWorld, name: string, scope: string) {
+  assert.ok((await listedIds(this, scope)).includes(this.sessionId(name)));
+});
+Then("the session {string} is not listed in scope {string}", async function (this: ConformanceWorld, name: string, scope: string) {
+  assert.ok(!(await listedIds(this, scope)).includes(this.sessionId(name)));
+});
+Then("the list of scope {string} is empty", async function (this: ConformanceWorld, scope: string) {
+  assert.deepEqual(await listedIds(this, scope), []);
+});
+
+Then("the session is live", async function (this: ConformanceWorld) {
+  const instance = await this.ensureStarted();
+  assert.ok((await instance.liveSessionIds()).includes(this.sessionId()));
+});
+Then("the session is not live", async function (this: ConformanceWorld) {
+  const instance = await this.ensureStarted();
+  assert.ok(!(await instance.liveSessionIds()).includes(this.sessionId()));
+});
+Then("no session is live", async function (this: ConformanceWorld) {
+  const instance = await this.ensureStarted();
+  assert.deepEqual(await instance.liveSessionIds(), []);
+});
+
+Then("the session id matches {string}", function (this: ConformanceWorld, pattern: string) {
+  assert.match(this.sessionId(), new RegExp(pattern));
+});
+
+When("the events of scope {string} are drained", async function (this: ConformanceWorld, scope: string) {
+  this.events = await (await this.ensureStarted()).drainEvents(scope);
+});
+When("the events of scope {string} are peeked", async function (this: ConformanceWorld, scope: string) {
+  this.events = await (await this.ensureStarted()).peekEvents(scope);
+});
+Then("{int} event(s) was/were returned", function (this: ConformanceWorld, count: number) {
+  assert.equal(this.events.length, count, `events: ${JSON.stringify(this.events)}`);
+});
+Then("event {int} has text:", function (this: ConformanceWorld, index: number, expected: string) {
+  const event = this.events[index - 1];
+  assert.ok(event, `there is no event ${index}: ${JSON.stringify(this.events)}`);
+  assert.equal(event.text, block(this, expected), `event text ${show(event.text)}`);
+});
+Then("event {int} has fields:", function (this: ConformanceWorld, index: number, json: string) {
+  const event = this.events[index - 1];
+  assert.ok(event, `there is no event ${index}`);
+  const expected = parseJsonArgs(this, json);
+  assert.ok(partialMatch(event, expected), `event ${JSON.stringify(event)}`);
+});
+Then("no event is queued for scope {string}", async function (this: ConformanceWorld, scope: string) {
+  const events = await (await this.ensureStarted()).peekEvents(scope);
+  assert.deepEqual(events, []);
+});
+
+Then("{int} wake request(s) was/were observed", async function (this: ConformanceWorld, count: number) {
+  const wakes = await (await this.ensureStarted()).wakes();
+  assert.equal(wakes.length, count, `wakes: ${JSON.stringify(wakes)}`);
+});
+Then("wake request {int} has fields:", async function (this: ConformanceWorld, index: number, json: string) {
+  const wakes = await (await this.ensureStarted()).wakes();
+  const wake = wakes[index - 1];
+  assert.ok(wake && partialMatch(wake, parseJsonArgs(this, json)), `wakes: ${JSON.stringify(wakes)}`);
+});
+
+When("the finished sessions of scope {string} are cleared", async function (this: ConformanceWorld, scope: string) {
+  this.vars.set("clearedCount", String(await (await this.ensureStarted()).clearFinished(scope)));
+});
+Then("{int} finished session(s) was/were cleared", function (this: ConformanceWorld, count: number) {
+  assert.equal(this.vars.get("clearedCount"), String(count));
+});
+
+When("the implementation is disposed", async function (this: ConformanceWorld) {
+  await (await this.ensureStarted()).dispose();
+});
+
+Then("the executor received a request containing:", async function (this: ConformanceWorld, json: string) {
+  const instance = await this.ensureStarted();
+  assert.ok(instance.executorRequests, "the adapter offers no executorRequests()");
+  const requests = await instance.executorRequests();
+  const expected = parseJsonArgs(this, json);
+  assert.ok(requests.some((r) => partialMatch(r, expected)), `requests: ${JSON.stringify(requests)}`);
+});
+Then("the executor received no request", async function (this: ConformanceWorld) {
+  const instance = await this.ensureStarted();
+  assert.ok(instance.executorRequests, "the adapter offers no executorRequests()");
+  assert.deepEqual(await instance.executorRequests(), []);
+});

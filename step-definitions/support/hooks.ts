@@ -1,0 +1,61 @@
+// Hooks that guard the suite (SPEC §0.8 item 4): a fresh instance, temp cwd and controlled environment per
+// scenario; afterwards dispose, prove that no process of the scenario survives, and fail unchecked rejections.
+import { After, Before, BeforeAll, setDefaultTimeout, type ITestCaseHookParameter } from "@cucumber/cucumber";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Capability, ConformanceAdapter } from "../../conformance/adapter.js";
+import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
+import { findSurvivors, killSurvivors } from "./survivors.js";
+import type { ConformanceWorld } from "./world.js";
+
+setDefaultTimeout(90_000);
+
+let adapter: ConformanceAdapter | undefined;
+
+BeforeAll(async function () {
+  adapter = await loadAdapterFromEnvironment();
+});
+
+const CAPABILITY_TAGS: Record<string, Capability> = { "@pty": "pty", "@executor": "executor", "@bridge": "bridge" };
+
+Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
+  if (!adapter) throw new Error("No adapter was loaded.");
+  this.adapter = adapter;
+  const tags = pickle.tags.map((tag) => tag.name);
+  for (const tag of tags) {
+    const capability = CAPABILITY_TAGS[tag];
+    if (capability && !this.hasCapability(capability)) return "skipped";
+  }
+  this.pty = tags.includes("@pty");
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "exec-conformance-")));
+  this.tempDirs.push(root);
+  this.cwd = join(root, "work");
+  const home = join(root, "home");
+  for (const dir of [this.cwd, home]) mkdirSync(dir, { recursive: true });
+  this.marker = randomUUID();
+  this.env = {
+    PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: home,
+    SHELL: "/bin/sh",
+    TERM: "dumb",
+    LANG: "C.UTF-8",
+    CONFORMANCE_SCENARIO: this.marker,
+  };
+  return undefined;
+});
+
+After(async function (this: ConformanceWorld) {
+  await Promise.allSettled([...this.started.values()]);
+  if (this.instance) await this.instance.dispose();
+  const survivors = this.marker ? await findSurvivors(this.marker) : [];
+  if (survivors.length > 0) killSurvivors(survivors);
+  for (const dir of this.tempDirs) rmSync(dir, { recursive: true, force: true });
+  if (survivors.length > 0) {
+    throw new Error(`Processes started by this scenario survived disposal: ${survivors.map((s) => `${s.pid} ${s.command}`).join("; ")}`);
+  }
+  if (!this.errorChecked && this.last?.outcome.kind === "error") {
+    throw new Error(`A call was rejected and no step checked it: ${this.last.outcome.message}`);
+  }
+});

@@ -1,0 +1,106 @@
+// Text helpers shared by every step: placeholders, escapes, normalisation and partial matching.
+// The rules here are documented for implementers in conformance/INTERPRETING.md.
+import type { ConformanceWorld } from "./world.js";
+
+/** Timeout guidance `<G>` (RES-15) and background hint `<H>` (RES-16), as SPEC pins them. */
+export const GUIDANCE =
+  "The command was terminated, but external side effects may already have completed. Verify the resulting state before retrying. Do not automatically rerun non-idempotent commands. Use a higher timeout only when the command is known to be safe to retry.";
+export const BACKGROUND_HINT =
+  "If it should keep running, start it with exec background=true or yieldMs so OpenClaw can register a pollable process session. Do not rely on shell backgrounding with a trailing &.";
+
+/**
+ * Replaces `<id>`, `<id8>`, `<G>`, `<H>`, `<cwd>`, `<home>` and remembered names `<name>` / `<name8>`.
+ * Unknown placeholders are left as they are (so `<pid>` in a regex stays literal).
+ */
+export function substitute(world: ConformanceWorld, text: string): string {
+  return text.replace(/<([A-Za-z][A-Za-z0-9_]*)>/g, (whole, name: string) => {
+    if (name === "G") return GUIDANCE;
+    if (name === "H") return BACKGROUND_HINT;
+    if (name === "cwd") return world.cwd;
+    if (name === "home") return world.env["HOME"] ?? whole;
+    const direct = world.vars.get(name);
+    if (direct !== undefined) return direct;
+    if (name.endsWith("8")) {
+      const full = world.vars.get(name.slice(0, -1));
+      if (full !== undefined) return full.slice(0, 8);
+    }
+    return whole;
+  });
+}
+
+/** Interprets `\n`, `\r`, `\t`, `\\`, `\"`, `\xNN` and `\uNNNN` in one-line step strings. */
+export function unescape(text: string): string {
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[nrt\\"'])/g, (_whole, code: string) => {
+    switch (code[0]) {
+      case "n": return "\n";
+      case "r": return "\r";
+      case "t": return "\t";
+      case "x":
+      case "u": return String.fromCharCode(parseInt(code.slice(1), 16));
+      default: return code;
+    }
+  });
+}
+
+/** The one normaliser: PTY scenarios compare with CRLF turned into LF; nothing else is changed. */
+export function normalize(world: ConformanceWorld, text: string): string {
+  return world.pty ? text.replace(/\r\n/g, "\n") : text;
+}
+
+/** A one-line step string: escapes interpreted, then placeholders substituted. */
+export function inline(world: ConformanceWorld, text: string): string {
+  return substitute(world, unescape(text));
+}
+
+/** A doc string: literal, placeholders substituted. */
+export function block(world: ConformanceWorld, text: string): string {
+  return substitute(world, text);
+}
+
+/** Parses a JSON doc string or one-line argument after placeholder substitution. */
+export function parseJsonArgs(world: ConformanceWorld, text: string): Record<string, unknown> {
+  const substituted = substitute(world, text);
+  try {
+    const value: unknown = JSON.parse(substituted);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("not an object");
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new Error(`The step argument must be a JSON object, got: ${substituted} (${(error as Error).message})`);
+  }
+}
+
+/** A value written in a step: JSON when it parses (`0`, `true`, `null`, `"0"`), else the plain string. */
+export function parseValue(world: ConformanceWorld, text: string): unknown {
+  const substituted = inline(world, text);
+  try {
+    return JSON.parse(substituted);
+  } catch {
+    return substituted;
+  }
+}
+
+/** Reads `a.b.0.c` from an object. */
+export function readPath(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const key of path.split(".")) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** True when every key of `expected` matches in `actual` (objects recursively; arrays element-wise, same length). */
+export function partialMatch(actual: unknown, expected: unknown): boolean {
+  if (expected === null || typeof expected !== "object") return Object.is(actual, expected);
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length
+      && expected.every((item, index) => partialMatch(actual[index], item));
+  }
+  if (actual === null || typeof actual !== "object") return false;
+  return Object.entries(expected).every(([key, item]) => partialMatch((actual as Record<string, unknown>)[key], item));
+}
+
+/** Shows a text with its control characters visible, for assertion messages. */
+export function show(text: string): string {
+  return JSON.stringify(text);
+}

@@ -1,0 +1,115 @@
+// The typed World of the conformance suite: one per scenario, holding the adapter instance and what the steps saw.
+import { World, setWorldConstructor, type IWorldOptions } from "@cucumber/cucumber";
+import type {
+  AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, StartOptions, SystemEvent,
+} from "../../conformance/adapter.js";
+
+export interface SuiteParameters {
+  /** Upper-bound tolerance T of SPEC §0.8 item 5, in ms. */
+  toleranceMs: number;
+}
+
+export interface TimedOutcome { outcome: CallOutcome; startedAt: number; durationMs: number; tool: "exec" | "process" }
+
+export class ConformanceWorld extends World<SuiteParameters> {
+  adapter!: ConformanceAdapter;
+  instance: AdapterInstance | undefined;
+  readonly tempDirs: string[] = [];
+  cwd = "";
+  marker = "";
+  env: Record<string, string> = {};
+  config: { tools: { exec: Record<string, unknown> } } = { tools: { exec: {} } };
+  inputWaitIdleMs: number | undefined;
+  executors: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec } = {};
+  scope = "main";
+  processTool = true;
+  allowElevated = false;
+  nextAbortAfterMs: number | undefined;
+  pty = false;
+  /** Placeholder values: `<id>`, and names given by "the session id is remembered as". */
+  readonly vars = new Map<string, string>();
+  last: TimedOutcome | undefined;
+  /** Set when a step has looked at a rejected call; After fails the scenario otherwise. */
+  errorChecked = true;
+  readonly started = new Map<string, Promise<TimedOutcome>>();
+  events: SystemEvent[] = [];
+
+  constructor(options: IWorldOptions<SuiteParameters>) {
+    super(options);
+  }
+
+  get toleranceMs(): number {
+    return this.parameters.toleranceMs ?? 500;
+  }
+
+  /** Starts the implementation on first use, after the Given steps have shaped env and config. */
+  async ensureStarted(): Promise<AdapterInstance> {
+    if (!this.instance) {
+      const options: StartOptions = { env: { ...this.env }, config: this.config, cwd: this.cwd };
+      if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
+      if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
+      this.instance = await this.adapter.start(options);
+    }
+    return this.instance;
+  }
+
+  hasCapability(capability: Capability): boolean {
+    return this.adapter.capabilities.includes(capability);
+  }
+
+  callOptions(scope = this.scope): CallOptions {
+    const options: CallOptions = { scope, processTool: this.processTool, allowElevated: this.allowElevated };
+    if (this.nextAbortAfterMs !== undefined) {
+      options.abortAfterMs = this.nextAbortAfterMs;
+      this.nextAbortAfterMs = undefined;
+    }
+    return options;
+  }
+
+  /** Calls a tool and records the outcome as the last one; a rejected call must then be checked by a step. */
+  async startCall(tool: "exec" | "process", args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
+    const instance = await this.ensureStarted();
+    const options = this.callOptions(scope);
+    const startedAt = Date.now();
+    const outcome = await instance.call(tool, args, options);
+    return { outcome, startedAt, durationMs: Date.now() - startedAt, tool };
+  }
+
+  record(timed: TimedOutcome): void {
+    this.last = timed;
+    this.errorChecked = timed.outcome.kind !== "error";
+    const { outcome } = timed;
+    if (timed.tool === "exec" && outcome.kind === "result") {
+      const id = outcome.details["sessionId"];
+      if (typeof id === "string") this.vars.set("id", id);
+    }
+  }
+
+  async call(tool: "exec" | "process", args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
+    const timed = await this.startCall(tool, args, scope);
+    this.record(timed);
+    return timed;
+  }
+
+  lastOutcome(): CallOutcome {
+    if (!this.last) throw new Error("No tool call has been made yet in this scenario.");
+    return this.last.outcome;
+  }
+
+  lastResult(): Extract<CallOutcome, { kind: "result" }> {
+    const outcome = this.lastOutcome();
+    if (outcome.kind !== "result") {
+      this.errorChecked = true;
+      throw new Error(`Expected a result, but the call was rejected: ${outcome.message}`);
+    }
+    return outcome;
+  }
+
+  sessionId(name = "id"): string {
+    const id = this.vars.get(name);
+    if (!id) throw new Error(`No session id is known as <${name}>; call exec first (or remember one under that name).`);
+    return id;
+  }
+}
+
+setWorldConstructor(ConformanceWorld);
