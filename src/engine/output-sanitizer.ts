@@ -34,33 +34,104 @@ const CONTROL_STRING = 6;
 const CONTROL_STRING_ESCAPE = 7;
 const CHARSET = 8;
 
-/** Anything that needs more than a verbatim copy: controls, C1, format characters, surrogates. */
-const SPECIAL_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Cs}]/u;
+// Characters after ESC that open a longer sequence; any other U+0020–U+007E ends a two-character escape.
+const STATE_AFTER_ESCAPE = new Map<number, number>();
+for (const [chars, next] of [["[", CSI_PARAMS], ["]", OSC], ["PX^_", CONTROL_STRING], ["()*+-./", CHARSET]] as const) {
+  for (const char of chars) STATE_AFTER_ESCAPE.set(char.charCodeAt(0), next);
+}
 const SEQUENCE_START = /[\x1b\x9b\x9d]/g;
 const OSC_END = /[\x07\x1b\x9c]/g;
 const CONTROL_STRING_END = /[\x1b\x9c]/g;
-const REPLACED_CHAR = /[\p{Cf}\p{Cs}]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/gu;
+const FORMAT_CHAR = /^\p{Cf}$/u;
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 const isPrintableAscii = (code: number): boolean => code >= 0x20 && code <= 0x7e;
-const isCharsetIntermediate = (code: number): boolean =>
-  code === 0x28 || code === 0x29 || code === 0x2a || code === 0x2b || (code >= 0x2d && code <= 0x2f);
 const isCsiParam = (code: number): boolean => code >= 0x30 && code <= 0x3f;
 const isCsiIntermediate = (code: number): boolean => code >= 0x20 && code <= 0x2f;
 const isCsiFinal = (code: number): boolean => code >= 0x40 && code <= 0x7e;
 
-// OUT-05 removes format characters and lone surrogates; OUT-06 spells controls as `\xNN`.
-function replaceChar(match: string): string {
-  const code = match.charCodeAt(0);
-  if (match.length > 1 || code > 0x9f) return "";
-  return `\\x${code.toString(16).padStart(2, "0")}`;
+// Per-code-unit treatment after escape removal, precomputed for the BMP so the hot loop is a lookup.
+const KEEP = 0;
+const ESCAPE_CONTROL = 1;
+const REMOVE = 2;
+const HIGH_SURROGATE = 3;
+const CHAR_KINDS = buildCharKinds();
+// OUT-06 spelling of each control character, indexed by code.
+const CONTROL_ESCAPES = Array.from({ length: 0xa0 }, (_, code) => `\\x${code.toString(16).padStart(2, "0")}`);
+// Cf lookup for astral code points, filled lazily per block of 256 code points.
+const ASTRAL_BLOCK_BITS = 8;
+const astralFormatBlocks = new Map<number, Uint8Array>();
+
+function buildCharKinds(): Uint8Array {
+  const kinds = new Uint8Array(0x10000);
+  for (let code = 0; code < 0x10000; code++) {
+    if (isHighSurrogate(code)) kinds[code] = HIGH_SURROGATE;
+    else if (isLowSurrogate(code)) kinds[code] = REMOVE;
+    else if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f)) {
+      kinds[code] = ESCAPE_CONTROL;
+    } else if (code >= 0xad && FORMAT_CHAR.test(String.fromCharCode(code))) kinds[code] = REMOVE;
+  }
+  return kinds;
+}
+
+function isAstralFormatChar(codePoint: number): boolean {
+  const blockIndex = codePoint >> ASTRAL_BLOCK_BITS;
+  let block = astralFormatBlocks.get(blockIndex);
+  if (block === undefined) {
+    block = new Uint8Array(1 << ASTRAL_BLOCK_BITS);
+    for (let k = 0; k < block.length; k++) {
+      block[k] = FORMAT_CHAR.test(String.fromCodePoint((blockIndex << ASTRAL_BLOCK_BITS) | k)) ? 1 : 0;
+    }
+    astralFormatBlocks.set(blockIndex, block);
+  }
+  return block[codePoint & ((1 << ASTRAL_BLOCK_BITS) - 1)] === 1;
+}
+
+// Matches one code unit whose kind is not KEEP; built from the table so the scan runs in the regex engine.
+const SPECIAL_UNIT = buildSpecialUnitPattern(CHAR_KINDS);
+
+function buildSpecialUnitPattern(kinds: Uint8Array): RegExp {
+  const hex = (code: number): string => `\\u${code.toString(16).padStart(4, "0")}`;
+  let ranges = "";
+  for (let code = 0; code < kinds.length; code++) {
+    if (kinds[code] === KEEP) continue;
+    const first = code;
+    while (code + 1 < kinds.length && kinds[code + 1] !== KEEP) code++;
+    ranges += first === code ? hex(first) : `${hex(first)}-${hex(code)}`;
+  }
+  return new RegExp(`[${ranges}]`, "g");
+}
+
+// OUT-05 removes format characters and lone surrogates; OUT-06 spells other controls as `\xNN`.
+function replaceSpecialChars(text: string): string {
+  let out = "";
+  let runStart = 0;
+  SPECIAL_UNIT.lastIndex = 0;
+  while (SPECIAL_UNIT.test(text)) {
+    const i = SPECIAL_UNIT.lastIndex - 1;
+    const code = text.charCodeAt(i);
+    const kind = CHAR_KINDS[code];
+    if (kind === HIGH_SURROGATE && isLowSurrogate(text.charCodeAt(i + 1))) {
+      SPECIAL_UNIT.lastIndex = i + 2;
+      const codePoint = 0x10000 + ((code - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00);
+      if (!isAstralFormatChar(codePoint)) continue;
+      out += text.slice(runStart, i);
+      runStart = i + 2;
+      continue;
+    }
+    out += text.slice(runStart, i);
+    if (kind === ESCAPE_CONTROL) out += CONTROL_ESCAPES[code];
+    runStart = i + 1;
+  }
+  if (runStart === 0) return text;
+  return runStart < text.length ? out + text.slice(runStart) : out;
 }
 
 // Index of the next match of a global pattern at or after `from`, or -1.
 function findFrom(pattern: RegExp, text: string, from: number): number {
   pattern.lastIndex = from;
-  const match = pattern.exec(text);
-  return match === null ? -1 : match.index;
+  return pattern.test(text) ? pattern.lastIndex - 1 : -1;
 }
 
 // Creates a sanitizer for one stream; state carries over between write() calls (OUT-04).
@@ -95,12 +166,8 @@ export function createOutputSanitizer(): OutputSanitizer {
             state = GROUND;
             break;
           }
+          state = STATE_AFTER_ESCAPE.get(code) ?? GROUND;
           i++;
-          if (code === 0x5b) state = CSI_PARAMS;
-          else if (code === 0x5d) state = OSC;
-          else if (code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) state = CONTROL_STRING;
-          else if (isCharsetIntermediate(code)) state = CHARSET;
-          else state = GROUND;
           break;
         case CSI_PARAMS:
         case CSI_INTERMEDIATES:
@@ -141,14 +208,13 @@ export function createOutputSanitizer(): OutputSanitizer {
   }
 
   function sanitizeText(text: string): string {
-    if (state === GROUND && heldHighSurrogate === "" && !SPECIAL_CHAR.test(text)) return text;
     let stripped = heldHighSurrogate + stripSequences(text);
     heldHighSurrogate = "";
     if (stripped.length > 0 && isHighSurrogate(stripped.charCodeAt(stripped.length - 1))) {
       heldHighSurrogate = stripped.slice(-1);
       stripped = stripped.slice(0, -1);
     }
-    return stripped.replace(REPLACED_CHAR, replaceChar);
+    return replaceSpecialChars(stripped);
   }
 
   return {

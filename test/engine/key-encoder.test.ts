@@ -24,6 +24,9 @@ const encodeKey = (token: string, mode: CursorKeyMode = "normal"): { hex: string
   return { hex: hexOf(bytes), warnings };
 };
 
+// Printable form of a terminal chunk for test titles.
+const visible = (text: string): string => text.replaceAll(ESC, "ESC");
+
 const unknownKeyWarning = (base: string): string => `Unknown key "${base}" for modifiers; sending literal.`;
 
 // KEYS-08, transcribed from the SPEC table: aliases and their bytes in normal cursor mode.
@@ -319,26 +322,26 @@ describe("hex entries (KEYS-03)", () => {
 describe("payload assembly (KEYS-02, KEYS-11)", () => {
   it.for([
     {
-      rule: "KEYS-02",
+      name: "the KEYS-02 pin",
       input: { literal: "L", hex: ["0x41", "zz"], keys: ["a", "b", "Enter"] },
       hex: "4c 41 61 62 0d",
       warnings: ["Invalid hex byte: zz"],
     },
     {
-      rule: "KEYS-11",
+      name: "the KEYS-11 literal/hex/keys pin",
       input: { literal: "hi", hex: ["0d", "0x0a", "zz"], keys: ["Enter"] },
       hex: hexOfText("hi\r\n\r"),
       warnings: ["Invalid hex byte: zz"],
     },
-    { rule: "KEYS-11", input: { keys: ["h", "i", "Enter"] }, hex: hexOfText("hi\r"), warnings: [] },
-    { rule: "KEYS-02", input: { literal: "é", hex: ["ff"] }, hex: "c3 a9 ff", warnings: [] },
+    { name: "the KEYS-11 keys-only pin", input: { keys: ["h", "i", "Enter"] }, hex: hexOfText("hi\r"), warnings: [] },
+    { name: "a UTF-8 literal followed by a raw high byte", input: { literal: "é", hex: ["ff"] }, hex: "c3 a9 ff", warnings: [] },
     {
-      rule: "KEYS-02",
+      name: "hex warnings before key warnings",
       input: { keys: ["C-foo", "M-bar"], hex: ["g"] },
       hex: hexOfText("foobar"),
       warnings: ["Invalid hex byte: g", unknownKeyWarning("foo"), unknownKeyWarning("bar")],
     },
-  ])("$rule payload $input.literal/$input.hex/$input.keys encodes to $hex", ({ input, hex, warnings }) => {
+  ])("payload for $name encodes to $hex with its warnings in order", ({ input, hex, warnings }) => {
     const encoded = encodeSendKeys(input, "normal");
     expect(hexOf(encoded.bytes)).toBe(hex);
     expect(encoded.warnings).toEqual(warnings);
@@ -376,20 +379,22 @@ describe("cursor-mode guard (KEYS-06)", () => {
   });
 });
 
+const MODE_ROWS: { chunk: string; current: CursorKeyMode; expected: CursorKeyMode }[] = [
+  { chunk: `${ESC}[?1h`, current: "unknown", expected: "application" },
+  { chunk: `${ESC}[?1l`, current: "unknown", expected: "normal" },
+  { chunk: `start${ESC}[?1l mid ${ESC}[?1h end`, current: "normal", expected: "application" },
+  { chunk: `${ESC}[?1h${ESC}[?1l`, current: "application", expected: "normal" },
+  { chunk: `${ESC}[?1l${ESC}[?1h${ESC}[?1l${ESC}[?1h`, current: "normal", expected: "application" },
+  { chunk: "plain output", current: "unknown", expected: "unknown" },
+  { chunk: "plain output", current: "application", expected: "application" },
+  { chunk: "", current: "normal", expected: "normal" },
+  { chunk: `${ESC}[?1049h${ESC}[?25l`, current: "normal", expected: "normal" },
+  { chunk: `${ESC}[1h[?1h`, current: "unknown", expected: "unknown" },
+];
+
 describe("cursor key mode tracking (KEYS-12)", () => {
-  it.for([
-    { chunk: `${ESC}[?1h`, current: "unknown", expected: "application" },
-    { chunk: `${ESC}[?1l`, current: "unknown", expected: "normal" },
-    { chunk: `start${ESC}[?1l mid ${ESC}[?1h end`, current: "normal", expected: "application" },
-    { chunk: `${ESC}[?1h${ESC}[?1l`, current: "application", expected: "normal" },
-    { chunk: `${ESC}[?1l${ESC}[?1h${ESC}[?1l${ESC}[?1h`, current: "normal", expected: "application" },
-    { chunk: "plain output", current: "unknown", expected: "unknown" },
-    { chunk: "plain output", current: "application", expected: "application" },
-    { chunk: "", current: "normal", expected: "normal" },
-    { chunk: `${ESC}[?1049h${ESC}[?25l`, current: "normal", expected: "normal" },
-    { chunk: `${ESC}[1h[?1h`, current: "unknown", expected: "unknown" },
-  ] satisfies { chunk: string; current: CursorKeyMode; expected: CursorKeyMode }[])(
-    "chunk $chunk moves mode $current to $expected",
+  it.for(MODE_ROWS.map((row) => ({ ...row, label: visible(row.chunk) })))(
+    "chunk $label moves mode $current to $expected",
     ({ chunk, current, expected }) => {
       expect(trackCursorKeyMode(chunk, current)).toBe(expected);
     },
@@ -405,9 +410,12 @@ describe("cursor-position requests (INPUT-16)", () => {
     { chunk: `${ESC}[6n${ESC}[6n`, text: "", requests: 2 },
     { chunk: `${ESC}[5n${ESC}[?1h`, text: `${ESC}[5n${ESC}[?1h`, requests: 0 },
     { chunk: "[6n", text: "[6n", requests: 0 },
-  ])("chunk $chunk leaves $text after removing $requests request(s)", ({ chunk, text, requests }) => {
-    expect(extractCursorPositionRequests(chunk)).toEqual({ text, requests });
-  });
+  ].map((row) => ({ ...row, label: visible(row.chunk), rest: visible(row.text) })))(
+    "chunk $label leaves $rest after removing $requests request(s)",
+    ({ chunk, text, requests }) => {
+      expect(extractCursorPositionRequests(chunk)).toEqual({ text, requests });
+    },
+  );
 
   it("is stateless across calls", () => {
     expect(extractCursorPositionRequests(`${ESC}[6n`).requests).toBe(1);

@@ -1,0 +1,19 @@
+// What the actions of one engine share: resolved settings, the registry, the notifier and the options.
+import type { ExitNotifier } from "./exit-notifier.js";
+import type { Session } from "./session.js";
+import type { SessionRegistry } from "./session-registry.js";
+import type { Settings } from "./settings.js";
+import type { HostExecutor } from "./types.js";
+
+export interface EngineContext {
+  readonly settings: Settings;
+  readonly cwd: string;
+  readonly env: Record<string, string | undefined>;
+  readonly executors: { sandbox?: HostExecutor; node?: HostExecutor };
+  readonly registry: SessionRegistry;
+  readonly notifier: ExitNotifier;
+  /** Throws the KILL-15 error after dispose(). */
+  assertNotDisposed(): void;
+  /** Registers a new running session with a fresh id (EXEC-32, ID-02). */
+  createSession(command: string, scopeKey: string, cwd: string): Session;
+}

@@ -1,0 +1,75 @@
+// createSessionEngine: wires settings, registry, notifier and the two actions; owns disposal (KILL-14 … KILL-16).
+import { ExitNotifier } from "./exit-notifier.js";
+import type { EngineContext } from "./engine-context.js";
+import { runExec } from "./exec/run-exec.js";
+import * as messages from "./messages.js";
+import { runProcess } from "./process/run-process.js";
+import { Session } from "./session.js";
+import { createSessionId } from "./session-id.js";
+import { SessionRegistry } from "./session-registry.js";
+import { resolveSettings } from "./settings.js";
+import type { SessionEngine, SessionEngineOptions } from "./types.js";
+
+/** Creates an engine with its own settings and registry; nothing is shared between engines (REG-01, SET-03). */
+export function createSessionEngine(options: SessionEngineOptions = {}): SessionEngine {
+  const env = { ...(options.env ?? process.env) };
+  const settings = resolveSettings({
+    config: options.config, env, ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
+  });
+  const registry = new SessionRegistry();
+  const notifier = new ExitNotifier({
+    notifyOnExit: settings.notifyOnExit, notifyOnExitEmptySuccess: settings.notifyOnExitEmptySuccess,
+    onSystemEvent: options.onSystemEvent, onWake: options.onWake,
+  });
+  let disposing: Promise<void> | undefined;
+
+  const context: EngineContext = {
+    settings,
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    executors: { ...options.executors },
+    registry,
+    notifier,
+    assertNotDisposed() {
+      if (disposing) throw new Error(messages.ENGINE_DISPOSED);
+    },
+    createSession(command, scopeKey, cwd) {
+      const session = new Session({
+        id: createSessionId((id) => registry.isTaken(id)), seq: registry.nextSeq(), command, scopeKey, cwd,
+        aggregateCap: settings.maxOutputChars, pendingCap: settings.pendingMaxOutputChars, ttlMs: settings.jobTtlMs,
+      });
+      registry.add(session);
+      session.onComplete((done) => {
+        if (!disposing) notifier.sessionCompleted(done);
+      });
+      return session;
+    },
+  };
+
+  return {
+    exec: async (params, ctx) => runExec(params, ctx, context),
+    process: async (params, ctx) => runProcess(params, ctx, context),
+    drainSystemEvents: (scopeKey) => notifier.drain(scopeKey),
+    peekSystemEvents: (scopeKey) => notifier.peek(scopeKey),
+    clearFinishedSessions: (scopeKey) => registry.clearFinished(scopeKey),
+    liveSessionIds: () => registry.liveIds(),
+    get disposed() {
+      return disposing !== undefined;
+    },
+    dispose() {
+      disposing ??= disposeAll(registry, notifier);
+      return disposing;
+    },
+  };
+}
+
+/** Terminates every live process at once and resolves when all have completed (KILL-14, KILL-16). */
+async function disposeAll(registry: SessionRegistry, notifier: ExitNotifier): Promise<void> {
+  notifier.dispose();
+  const sessions = registry.activeSessions();
+  for (const session of sessions) {
+    if (!session.terminate("manual-cancel")) session.complete(null, null); // no handle: nothing more we can do
+  }
+  await Promise.all(sessions.map((session) => session.completed));
+  registry.dispose();
+}

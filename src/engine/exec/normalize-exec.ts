@@ -1,0 +1,84 @@
+// One pipeline from raw exec arguments to a normalized call (EXEC-01 … EXEC-13, EXEC-21 … EXEC-31).
+// Checks run in the order of EXEC-03; the working directory (6) is checked by the caller, which returns a result.
+import * as messages from "../messages.js";
+import { MS_PER_SECOND, YIELD_MAX_MS, YIELD_MIN_MS, type Settings } from "../settings.js";
+import type { CallContext, ExecParams, HostExecutor } from "../types.js";
+import { validateEnvOverrides } from "./env-overrides.js";
+
+const HOSTS = ["auto", "sandbox", "gateway", "node"] as const;
+type Host = (typeof HOSTS)[number];
+
+export interface NormalizedExec {
+  command: string;
+  /** Where the command runs: the local machine or a registered executor. */
+  executor: { host: "sandbox" | "node"; instance: HostExecutor } | undefined;
+  node: string | undefined;
+  elevated: boolean;
+  envOverrides: Record<string, string>;
+  workdir: unknown;
+  pty: boolean;
+  background: boolean;
+  yieldMs: number;
+  /** The effective timeout in seconds, or undefined for none (EXEC-30, EXEC-31). */
+  timeoutSeconds: number | undefined;
+  /** yieldMs or background was supplied (EXEC-43). */
+  continuationRequested: boolean;
+}
+
+export function normalizeExecParams(
+  params: ExecParams, ctx: CallContext, settings: Settings, executors: { sandbox?: HostExecutor; node?: HostExecutor },
+): NormalizedExec {
+  const command = params.command;
+  if (typeof command !== "string" || command === "") throw new Error(messages.MISSING_COMMAND); // EXEC-02
+  const host = normalizeHost(params.host);
+  const elevated = params.elevated === true;
+  if (elevated && ctx.allowElevated !== true) throw new Error(messages.ELEVATION_UNAVAILABLE); // EXEC-11
+  const executor = selectExecutor(host, elevated, executors);
+  const envOverrides = validateEnvOverrides(params.env);
+  return {
+    command,
+    executor,
+    node: typeof params.node === "string" ? params.node : undefined,
+    elevated,
+    envOverrides,
+    workdir: params.workdir,
+    pty: params.pty === true,
+    background: params.background === true,
+    yieldMs: normalizeYieldMs(params.yieldMs, settings.yieldMs),
+    timeoutSeconds: normalizeTimeoutSeconds(params, settings.defaultTimeoutSeconds),
+    continuationRequested: params.yieldMs !== undefined || params.background !== undefined,
+  };
+}
+
+/** EXEC-05 … EXEC-07: omitted means auto; anything else outside the four values is rejected exactly. */
+function normalizeHost(host: unknown): Host {
+  if (host === undefined) return "auto";
+  if (typeof host === "string" && (HOSTS as readonly string[]).includes(host)) return host as Host;
+  throw new Error(messages.invalidHost(String(host)));
+}
+
+/** EXEC-08, EXEC-13: sandbox and node need an executor; elevation runs locally except for node. */
+function selectExecutor(
+  host: Host, elevated: boolean, executors: { sandbox?: HostExecutor; node?: HostExecutor },
+): NormalizedExec["executor"] {
+  if (host === "auto" || host === "gateway" || (elevated && host === "sandbox")) return undefined;
+  const instance = executors[host];
+  if (!instance) throw new Error(messages.hostUnavailable(host));
+  return { host, instance };
+}
+
+/** EXEC-22: clamped to 10–120000; 0 or negative → 10; non-finite → the default window. */
+export function normalizeYieldMs(value: unknown, defaultMs: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return defaultMs;
+  return Math.min(YIELD_MAX_MS, Math.max(YIELD_MIN_MS, value));
+}
+
+/** EXEC-04, EXEC-29 … EXEC-31: the per-call value (or its alias), else the default; ≤ 0 or non-finite = none. */
+export function normalizeTimeoutSeconds(params: ExecParams, defaultSeconds: number): number | undefined {
+  const value = typeof params.timeoutSeconds === "number" ? params.timeoutSeconds
+    : typeof params.timeout === "number" ? params.timeout : defaultSeconds;
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+export const timeoutMs = (seconds: number | undefined): number | undefined =>
+  seconds === undefined ? undefined : Math.round(seconds * MS_PER_SECOND);

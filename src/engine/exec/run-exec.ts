@@ -1,0 +1,121 @@
+// Orchestrates one exec call: normalize, check the workdir, spawn, then race completion, yield and abort (§3).
+import * as messages from "../messages.js";
+import { Session } from "../session.js";
+import { createSessionId } from "../session-id.js";
+import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
+import { spawnWithExecutor } from "../spawn/executor-backend.js";
+import { spawnWithPipes } from "../spawn/pipe-backend.js";
+import { spawnWithPty } from "../spawn/pty-backend.js";
+import { selectShell, shellArgs } from "../spawn/shell.js";
+import type { EngineContext } from "../engine-context.js";
+import type { CallContext, ExecParams, ToolResult } from "../types.js";
+import { buildCommandEnv } from "./env-overrides.js";
+import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
+import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
+import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
+
+export function abortError(): Error {
+  const error = new Error(messages.ABORTED);
+  error.name = "AbortError";
+  return error;
+}
+
+export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
+  engine.assertNotDisposed();
+  if (ctx.signal?.aborted) throw abortError(); // EXEC-40
+  const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
+  const checkedAt = Date.now();
+  let cwd: string;
+  if (call.executor) {
+    cwd = resolveExecutorWorkdir(call.workdir, engine.cwd);
+  } else {
+    const workdir = resolveWorkdir(call.workdir, engine.cwd);
+    if (!workdir.ok) return workdirFailure(workdir.requested, Date.now() - checkedAt); // EXEC-23
+    cwd = workdir.cwd;
+  }
+  const session = engine.createSession(call.command, ctx.scopeKey, cwd);
+  const warnings: string[] = [];
+  const processToolAvailable = ctx.processToolAvailable !== false;
+  if (!processToolAvailable && call.continuationRequested) warnings.push(messages.SYNC_MODE_WARNING); // EXEC-43
+  try {
+    session.attach(await spawnCommand(call, cwd, session, engine, warnings, ctx.scopeKey));
+  } catch (error) {
+    session.discarded = true; // RES-24: no record, id released
+    session.complete(null, null);
+    throw error;
+  }
+  session.armTimeout(timeoutMs(call.timeoutSeconds));
+  if (processToolAvailable && call.background) {
+    session.backgrounded = true; // EXEC-35
+    return runningResult(session, warnings);
+  }
+  return waitInForeground(session, call, ctx, warnings, processToolAvailable);
+}
+
+async function spawnCommand(
+  call: NormalizedExec, cwd: string, session: Session, engine: EngineContext, warnings: string[], scopeKey: string,
+): Promise<ChildHandle> {
+  const env = buildCommandEnv(engine.env, call.envOverrides, call.executor ? [] : engine.settings.pathPrepend);
+  const sink: ChildSink = {
+    onOutput: (stream, chunk) => session.receive(stream, chunk),
+    onExit: () => session.processExited(),
+    onComplete: (code, signal) => session.complete(code, signal),
+  };
+  if (call.executor) {
+    const request = { command: call.command, cwd, env, pty: call.pty, elevated: call.elevated, scopeKey,
+      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}) };
+    return spawnWithExecutor(call.executor.instance, request, sink);
+  }
+  const shell = selectShell(engine.env);
+  const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
+  if (!call.pty) return spawnWithPipes(request, sink);
+  try {
+    return await spawnWithPty(request, sink);
+  } catch (error) {
+    warnings.push(messages.ptyFallbackWarning((error as Error).message, call.command)); // PTY-05
+    return spawnWithPipes(request, sink);
+  }
+}
+
+/** Waits for completion, the yield window (EXEC-34, EXEC-36) or the abort signal (EXEC-40). */
+async function waitInForeground(
+  session: Session, call: NormalizedExec, ctx: CallContext, warnings: string[], processToolAvailable: boolean,
+): Promise<ToolResult> {
+  const onUpdate = ctx.onUpdate;
+  if (onUpdate) {
+    session.onChunk = () => {
+      try {
+        onUpdate(progressUpdate(session, warnings));
+      } catch {
+        // a failing listener must not break the command
+      }
+    };
+  }
+  let yieldTimer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const outcome = await new Promise<"completed" | "yield" | "abort">((resolve) => {
+    void session.completed.then(() => resolve("completed"));
+    if (processToolAvailable) yieldTimer = setTimeout(() => resolve("yield"), call.yieldMs); // EXEC-42: none in sync mode
+    if (ctx.signal) {
+      onAbort = () => resolve("abort");
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
+    }
+  });
+  clearTimeout(yieldTimer);
+  if (onAbort) ctx.signal?.removeEventListener("abort", onAbort);
+  session.onChunk = undefined;
+  if (outcome === "abort" && session.state === "running") {
+    session.discarded = true;
+    session.terminate("manual-cancel");
+    throw abortError();
+  }
+  if (outcome === "yield" && session.state === "running") {
+    session.backgrounded = true;
+    return runningResult(session, warnings);
+  }
+  await session.completed; // EXEC-36: completed or finalizing when the window closed
+  return foregroundResult(session, {
+    warnings, durationMs: (session.endedAt ?? Date.now()) - session.startedAt, timeoutSeconds: call.timeoutSeconds,
+    processToolAvailable,
+  });
+}

@@ -1,0 +1,23 @@
+// Working directory resolution and check (EXEC-18 … EXEC-20, EXEC-23).
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+
+export type WorkdirResolution = { ok: true; cwd: string } | { ok: false; requested: string };
+
+/** Resolves `workdir` against the default cwd; the directory must exist. No `~` or variable expansion. */
+export function resolveWorkdir(workdir: unknown, defaultCwd: string): WorkdirResolution {
+  const requested = typeof workdir === "string" && workdir !== "" ? workdir : defaultCwd;
+  if (requested.trim() === "") return { ok: false, requested };
+  const full = resolve(defaultCwd, requested);
+  try {
+    if (!statSync(full).isDirectory()) return { ok: false, requested };
+    return { ok: true, cwd: realpathSync(full) };
+  } catch {
+    return { ok: false, requested };
+  }
+}
+
+/** The directory an executor is asked to use: resolved, but not checked (EXEC-09). */
+export function resolveExecutorWorkdir(workdir: unknown, defaultCwd: string): string {
+  return typeof workdir === "string" && workdir !== "" ? resolve(defaultCwd, workdir) : defaultCwd;
+}

@@ -1,0 +1,85 @@
+// Exit notifications (§10): per-scope FIFO queues of system events plus the embedder's callbacks.
+import { exitEvent, exitLabel } from "./messages.js";
+import type { Session } from "./session.js";
+import { ID8_CHARS, SNIPPET_MAX_CHARS, SNIPPET_SOURCE_CHARS } from "./settings.js";
+import type { SystemEvent, WakeRequest } from "./types.js";
+
+export interface ExitNotifierOptions {
+  notifyOnExit: boolean;
+  notifyOnExitEmptySuccess: boolean;
+  onSystemEvent?: ((event: SystemEvent) => void) | undefined;
+  onWake?: ((request: WakeRequest) => void) | undefined;
+}
+
+/** NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. */
+export function exitSnippet(session: Session): string {
+  const source = session.output.tail || session.output.aggregate;
+  const folded = source.slice(-SNIPPET_SOURCE_CHARS).replace(/\s+/g, " ").trim();
+  return folded.length > SNIPPET_MAX_CHARS ? `${folded.slice(0, SNIPPET_MAX_CHARS - 1)}…` : folded;
+}
+
+export class ExitNotifier {
+  readonly #queues = new Map<string, SystemEvent[]>();
+  readonly #options: ExitNotifierOptions;
+
+  constructor(options: ExitNotifierOptions) {
+    this.#options = options;
+  }
+
+  /** Called when a session completes; queues its event unless a rule suppresses it (NOTIFY-01 … NOTIFY-06). */
+  sessionCompleted(session: Session): void {
+    if (!this.#shouldNotify(session)) return;
+    session.notified = true;
+    const text = exitEvent(session.outcomeStatus, session.id.slice(0, ID8_CHARS),
+      exitLabel(session.exitCode, session.exitSignal), exitSnippet(session), session.timedOut);
+    const event: SystemEvent = {
+      scopeKey: session.scopeKey, sessionId: session.id, text, contextKey: `exec:${session.id}`, createdAt: Date.now(),
+    };
+    const queue = this.#queues.get(session.scopeKey) ?? [];
+    queue.push(event);
+    this.#queues.set(session.scopeKey, queue);
+    ignoreErrors(() => this.#options.onSystemEvent?.(event)); // NOTIFY-11
+    ignoreErrors(() => this.#options.onWake?.({
+      scopeKey: session.scopeKey, sessionId: session.id, source: "exec-event", reason: "exec-event",
+    }));
+  }
+
+  #shouldNotify(session: Session): boolean {
+    if (!this.#options.notifyOnExit) return false; // NOTIFY-04
+    if (!session.backgrounded || session.hidden || session.discarded) return false; // NOTIFY-05, NOTIFY-06
+    if (session.exitReason === "manual-cancel" || session.notified || session.exitReported) return false;
+    const silentSuccess = session.exitCode === 0 && session.exitReason === "exit" && session.output.aggregate.trim() === "";
+    return !silentSuccess || this.#options.notifyOnExitEmptySuccess; // NOTIFY-03
+  }
+
+  drain(scopeKey: string): SystemEvent[] {
+    const queue = this.#queues.get(scopeKey) ?? [];
+    this.#queues.delete(scopeKey);
+    return queue;
+  }
+
+  peek(scopeKey: string): SystemEvent[] {
+    return [...(this.#queues.get(scopeKey) ?? [])];
+  }
+
+  /** NOTIFY-13: a terminal poll removes the session's still-queued event. */
+  acknowledge(session: Session): void {
+    const queue = this.#queues.get(session.scopeKey);
+    if (!queue) return;
+    const kept = queue.filter((event) => event.sessionId !== session.id);
+    if (kept.length > 0) this.#queues.set(session.scopeKey, kept);
+    else this.#queues.delete(session.scopeKey);
+  }
+
+  dispose(): void {
+    this.#queues.clear();
+  }
+}
+
+function ignoreErrors(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // the embedder's callback failed; the session and the queue are unaffected
+  }
+}

@@ -1,0 +1,10 @@
+// The framework-free session engine.
+export { createSessionEngine } from "./engine.js";
+export { attachChildProcessBridge, DEFAULT_BRIDGE_SIGNALS } from "./child-process-bridge.js";
+export type { ChildProcessBridge, ChildProcessBridgeOptions } from "./child-process-bridge.js";
+export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
+export type { Settings, ExecConfig } from "./settings.js";
+export type {
+  CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ProcessParams, ResultStatus,
+  SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeRequest,
+} from "./types.js";

@@ -1,0 +1,261 @@
+// Per-session output store: the capped aggregate (OUT-08, OUT-09), its tail (OUT-13) and the
+// per-stream pending output that poll drains (OUT-10, OUT-11).
+import { OUTPUT_PIECE_CHARS, TAIL_CHARS } from "./settings.js";
+
+export type OutputStream = "stdout" | "stderr";
+
+export interface OutputBufferOptions {
+  /** Characters retained in the aggregate (SET-10). */
+  aggregateCap: number;
+  /** Pending characters retained per stream (SET-11). */
+  pendingCap: number;
+}
+
+// Strings in arrival order; entries before `head` are dropped, `chars` counts the retained ones.
+interface TextQueue {
+  items: string[];
+  head: number;
+  chars: number;
+}
+
+// A stream's pending chunks; `seqs[k]` is the arrival number of `items[k]` across both streams.
+interface PendingQueue extends TextQueue {
+  seqs: number[];
+}
+
+// Dropped entries at the front of an array are compacted away once they dominate it.
+const COMPACT_MIN_DEAD_ENTRIES = 1024;
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+function validateCap(name: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer (got ${String(value)}, ${typeof value})`);
+  }
+  return value;
+}
+
+// End index of the next piece starting at `start`, never splitting a surrogate pair (OUT-07).
+function findPieceEnd(text: string, start: number): number {
+  const end = Math.min(start + OUTPUT_PIECE_CHARS, text.length);
+  const splitsPair =
+    end < text.length && end - 1 > start &&
+    isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
+  return splitsPair ? end - 1 : end;
+}
+
+/**
+ * Keeps the last `cap` characters of a list of strings, starting at `list.head`: whole entries
+ * are dropped first, then the oldest remaining one is front-trimmed. A low surrogate whose high half
+ * was cut off is dropped too (OUT-09). Returns the number of characters removed.
+ */
+function trimFront(list: TextQueue, cap: number): number {
+  let removed = 0;
+  let lastRemovedCode = -1;
+  while (list.chars > cap) {
+    const first = list.items[list.head] ?? "";
+    const excess = list.chars - cap;
+    if (first.length <= excess) {
+      lastRemovedCode = first.charCodeAt(first.length - 1);
+      list.head++;
+      list.chars -= first.length;
+      removed += first.length;
+    } else {
+      lastRemovedCode = first.charCodeAt(excess - 1);
+      list.items[list.head] = first.slice(excess);
+      list.chars -= excess;
+      removed += excess;
+    }
+  }
+  const first = list.items[list.head];
+  if (removed > 0 && first !== undefined && isHighSurrogate(lastRemovedCode) && isLowSurrogate(first.charCodeAt(0))) {
+    if (first.length === 1) list.head++;
+    else list.items[list.head] = first.slice(1);
+    list.chars -= 1;
+    removed += 1;
+  }
+  return removed;
+}
+
+// Removes dropped entries from the arrays of a list once they dominate it.
+function compactFront(list: TextQueue, parallel?: number[]): void {
+  if (list.head < COMPACT_MIN_DEAD_ENTRIES || list.head * 2 < list.items.length) return;
+  list.items.splice(0, list.head);
+  parallel?.splice(0, list.head);
+  list.head = 0;
+}
+
+export class OutputBuffer {
+  readonly aggregateCap: number;
+  readonly pendingCap: number;
+  // Aggregate pieces; `head` is the first retained one and `chars` the aggregate length.
+  readonly #pieces: TextQueue = { items: [], head: 0, chars: 0 };
+  #aggregateCache: string | undefined = "";
+  #tailCache: string | undefined = "";
+  #totalOutputChars = 0;
+  #truncated = false;
+  #frozen = false;
+  #pendingDropped = false;
+  #nextSeq = 0;
+  readonly #pending: Record<OutputStream, PendingQueue> = {
+    stdout: { items: [], seqs: [], head: 0, chars: 0 },
+    stderr: { items: [], seqs: [], head: 0, chars: 0 },
+  };
+
+  constructor(options: OutputBufferOptions) {
+    this.aggregateCap = validateCap("aggregateCap", options.aggregateCap);
+    this.pendingCap = validateCap("pendingCap", options.pendingCap);
+  }
+
+  /** Appends sanitized text of one stream; ignored after freeze() (REG-03). */
+  append(stream: OutputStream, text: string): void {
+    if (this.#frozen || text.length === 0) return;
+    this.#aggregateCache = undefined;
+    this.#tailCache = undefined;
+    for (let start = 0; start < text.length; ) {
+      const end = findPieceEnd(text, start);
+      this.#appendPiece(stream, start === 0 && end === text.length ? text : text.slice(start, end));
+      start = end;
+    }
+  }
+
+  #appendPiece(stream: OutputStream, piece: string): void {
+    this.#totalOutputChars += piece.length;
+    const pieces = this.#pieces;
+    const last = pieces.items.length - 1;
+    const lastPiece = last >= pieces.head ? pieces.items[last] : undefined;
+    // Small appends are merged so that a flood of tiny chunks does not grow the piece list.
+    if (lastPiece !== undefined && lastPiece.length + piece.length <= OUTPUT_PIECE_CHARS) {
+      pieces.items[last] = lastPiece + piece;
+    } else {
+      pieces.items.push(piece);
+    }
+    pieces.chars += piece.length;
+    if (trimFront(pieces, this.aggregateCap) > 0) {
+      this.#truncated = true;
+      compactFront(pieces);
+    }
+    this.#appendPending(stream, piece);
+  }
+
+  #appendPending(stream: OutputStream, piece: string): void {
+    const queue = this.#pending[stream];
+    const last = queue.items.length - 1;
+    // Consecutive small output of one stream is merged; the arrival order is unchanged by merging.
+    const lastText = last >= queue.head && queue.seqs[last] === this.#nextSeq - 1 ? queue.items[last] : undefined;
+    if (lastText !== undefined && lastText.length + piece.length <= OUTPUT_PIECE_CHARS) {
+      queue.items[last] += piece;
+    } else {
+      queue.items.push(piece);
+      queue.seqs.push(this.#nextSeq++);
+    }
+    queue.chars += piece.length;
+    // OUT-11: only this stream's oldest text is dropped; the other stream and the order are untouched.
+    if (trimFront(queue, this.pendingCap) > 0) {
+      this.#truncated = true;
+      this.#pendingDropped = true;
+      compactFront(queue, queue.seqs);
+    }
+  }
+
+  /** Returns all pending output of both streams in arrival order (untrimmed) and empties it. */
+  drainPending(): string {
+    const out = this.#mergePending();
+    for (const queue of Object.values(this.#pending)) {
+      queue.items = [];
+      queue.seqs = [];
+      queue.head = 0;
+      queue.chars = 0;
+    }
+    return out;
+  }
+
+  #mergePending(): string {
+    const { stdout, stderr } = this.#pending;
+    const parts: string[] = [];
+    let i = stdout.head;
+    let j = stderr.head;
+    while (i < stdout.items.length || j < stderr.items.length) {
+      const stdoutSeq = stdout.seqs[i] ?? Infinity;
+      const stderrSeq = stderr.seqs[j] ?? Infinity;
+      parts.push((stdoutSeq < stderrSeq ? stdout.items[i++] : stderr.items[j++]) ?? "");
+    }
+    return parts.join("");
+  }
+
+  get hasPending(): boolean {
+    return this.#pending.stdout.chars > 0 || this.#pending.stderr.chars > 0;
+  }
+
+  /** True when pending output was dropped at the pending cap since the last takePendingDropped(). */
+  get pendingOutputDropped(): boolean {
+    return this.#pendingDropped;
+  }
+
+  /** Returns pendingOutputDropped and resets it, as the poll that shows the omitted note does (OUT-17). */
+  takePendingDropped(): boolean {
+    const dropped = this.#pendingDropped;
+    this.#pendingDropped = false;
+    return dropped;
+  }
+
+  /** Stops accepting output at completion; pending output stays until drained (REG-03, POLL-14). */
+  freeze(): void {
+    this.#frozen = true;
+  }
+
+  get frozen(): boolean {
+    return this.#frozen;
+  }
+
+  get aggregate(): string {
+    if (this.#aggregateCache === undefined) {
+      const pieces = this.#pieces;
+      const joined = pieces.items.slice(pieces.head).join("");
+      pieces.items = joined.length > 0 ? [joined] : [];
+      pieces.head = 0;
+      this.#aggregateCache = joined;
+    }
+    return this.#aggregateCache;
+  }
+
+  /** The last TAIL_CHARS characters of the aggregate, untrimmed (OUT-13). */
+  get tail(): string {
+    if (this.#tailCache === undefined) this.#tailCache = this.#readTail();
+    return this.#tailCache;
+  }
+
+  #readTail(): string {
+    if (this.#aggregateCache !== undefined) return this.#aggregateCache.slice(-TAIL_CHARS);
+    const { items, head } = this.#pieces;
+    const parts: string[] = [];
+    let chars = 0;
+    for (let k = items.length - 1; k >= head && chars < TAIL_CHARS; k--) {
+      const piece = (items[k] ?? "").slice(chars - TAIL_CHARS);
+      parts.push(piece);
+      chars += piece.length;
+    }
+    return parts.reverse().join("");
+  }
+
+  /** Current aggregate length in UTF-16 code units. */
+  get length(): number {
+    return this.#pieces.chars;
+  }
+
+  /** Every character ever appended, including discarded ones (OUT-09). */
+  get totalOutputChars(): number {
+    return this.#totalOutputChars;
+  }
+
+  /** True once output was cut from the aggregate or dropped from pending (OUT-09, OUT-11). */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  /** True when part of the output was lost at the aggregate cap (OUT-09, RES-07). */
+  get discarded(): boolean {
+    return this.#totalOutputChars > this.#pieces.chars;
+  }
+}

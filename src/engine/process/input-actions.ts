@@ -1,0 +1,59 @@
+// `write`, `send-keys`, `submit` and `paste` (§8): shared guards, then one write to the session's input.
+import * as messages from "../messages.js";
+import {
+  BRACKETED_PASTE_END, BRACKETED_PASTE_START, SUBMIT_BYTES, encodeSendKeys, hasUnmodifiedCursorKey,
+} from "../key-encoder.js";
+import type { Session } from "../session.js";
+import type { ProcessParams, ToolResult } from "../types.js";
+import { failure, nameField, result } from "./session-view.js";
+
+export type InputAction = "write" | "send-keys" | "submit" | "paste";
+
+const stringArray = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
+
+function inputResult(session: Session, text: string): ToolResult {
+  return result(text, { status: "running", sessionId: session.id, ...nameField(session) });
+}
+
+/** Runs an input action on a session that passed the running-session guards of INPUT-04. */
+export async function sendInput(session: Session, action: InputAction, params: ProcessParams): Promise<ToolResult> {
+  const stdin = session.child?.stdin;
+  if (!stdin || !session.stdinWritable) return failure(messages.stdinNotWritable(session.id)); // INPUT-03
+  switch (action) {
+    case "write": {
+      const data = typeof params.data === "string" ? params.data : "";
+      await stdin.write(data); // INPUT-07: a stream error rejects the call
+      const eof = params.eof === true;
+      if (eof) {
+        stdin.end();
+        session.stdinEnded = true;
+      }
+      return inputResult(session, messages.wroteBytes(Buffer.byteLength(data, "utf8"), session.id, eof));
+    }
+    case "send-keys": {
+      const keys = stringArray(params.keys);
+      if (session.cursorKeyMode === "unknown" && hasUnmodifiedCursorKey(keys)) {
+        return failure(messages.cursorModeUnknown(session.id)); // KEYS-06
+      }
+      const literal = typeof params.literal === "string" ? params.literal : undefined;
+      const hex = stringArray(params.hex);
+      const { bytes, warnings } = encodeSendKeys({
+        ...(literal !== undefined ? { literal } : {}), ...(hex ? { hex } : {}), ...(keys ? { keys } : {}),
+      }, session.cursorKeyMode);
+      if (bytes.length === 0) return failure(messages.NO_KEY_DATA); // KEYS-05
+      await stdin.write(bytes);
+      return inputResult(session, messages.sentBytes(bytes.length, session.id, warnings));
+    }
+    case "submit":
+      await stdin.write(SUBMIT_BYTES); // INPUT-12
+      return inputResult(session, messages.submitted(session.id));
+    case "paste": {
+      const text = typeof params.text === "string" ? params.text : "";
+      const payload = params.bracketed === false ? text : BRACKETED_PASTE_START + text + BRACKETED_PASTE_END;
+      if (payload === "") return failure(messages.NO_PASTE_TEXT); // INPUT-15
+      await stdin.write(payload);
+      return inputResult(session, messages.pasted(text.length, session.id));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// `process list` (LIST-01 … LIST-11).
+import * as messages from "../messages.js";
+import { formatCompactDuration } from "../duration.js";
+import type { Session } from "../session.js";
+import { truncateMiddle } from "../session-name.js";
+import { LIST_COMMAND_MAX, LIST_NAME_MAX, LIST_STATUS_WIDTH } from "../settings.js";
+import type { ToolResult } from "../types.js";
+import type { EngineContext } from "../engine-context.js";
+import { inputWaitView, nameField, result } from "./session-view.js";
+
+export function listSessions(engine: EngineContext, scopeKey: string): ToolResult {
+  const sessions = engine.registry.visible(scopeKey);
+  if (sessions.length === 0) return result(messages.NO_SESSIONS, { status: "completed", sessions: [] });
+  const now = Date.now();
+  const entries = sessions.map((session) => listEntry(session, engine.settings.inputWaitIdleMs, now));
+  const lines = entries.map(({ line }) => line);
+  return result(lines.join("\n"), { status: "completed", sessions: entries.map(({ entry }) => entry) });
+}
+
+function listEntry(session: Session, thresholdMs: number, now: number): { line: string; entry: Record<string, unknown> } {
+  const running = session.state !== "finished";
+  const runtimeMs = (running ? now : session.endedAt ?? now) - session.startedAt;
+  const base = {
+    sessionId: session.id, status: running ? "running" : session.outcomeStatus, startedAt: session.startedAt,
+  };
+  const shared = {
+    runtimeMs, cwd: session.cwd, command: session.command, ...nameField(session), tail: session.output.tail,
+    truncated: session.output.truncated,
+  };
+  let marker = "";
+  let entry: Record<string, unknown>;
+  if (running) {
+    const wait = inputWaitView(session, thresholdMs, now);
+    if (wait.waitingForInput) marker = " [input-wait]"; // WAIT-06
+    entry = { ...base, ...shared, pid: session.pid ?? null, ...wait };
+  } else {
+    if (session.timedOut) marker = ` [${session.exitReason}]`; // LIST-05
+    entry = {
+      ...base, endedAt: session.endedAt, ...shared, exitCode: session.exitCode, exitSignal: session.exitSignal,
+      exitReason: session.exitReason, timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
+    };
+  }
+  const label = session.name !== undefined
+    ? truncateMiddle(session.name, LIST_NAME_MAX) : truncateMiddle(session.command, LIST_COMMAND_MAX);
+  const line = `${session.id} ${String(base.status).padEnd(LIST_STATUS_WIDTH)} ${formatCompactDuration(runtimeMs)}${marker} :: ${label}`;
+  return { line, entry };
+}

@@ -1,0 +1,56 @@
+// `process log` (LOG-01 … LOG-13): line-based window over the retained aggregate; never drains.
+import * as messages from "../messages.js";
+import type { Session } from "../session.js";
+import { LOG_DEFAULT_LINES } from "../settings.js";
+import type { ToolResult } from "../types.js";
+import type { EngineContext } from "../engine-context.js";
+import {
+  discardedNote, exitFields, exitLabelOf, guidanceSuffix, inputWaitHint, inputWaitView, nameField, reportedStatus, result,
+} from "./session-view.js";
+
+export interface LogSlice { text: string; totalLines: number; hint: string }
+
+const lineCount = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : undefined;
+
+/** LOG-03 … LOG-08: CRLF normalized, one trailing empty line dropped, window by offset/limit. */
+export function sliceLog(aggregate: string, offsetParam: unknown, limitParam: unknown): LogSlice {
+  const lines = aggregate.replace(/\r\n/g, "\n").split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const total = lines.length;
+  const offset = lineCount(offsetParam);
+  const limit = lineCount(limitParam);
+  let selected: string[];
+  let hint = "";
+  if (offset === undefined && limit === undefined) {
+    selected = lines.slice(Math.max(0, total - LOG_DEFAULT_LINES));
+    if (total > LOG_DEFAULT_LINES) hint = messages.logPagingHint(LOG_DEFAULT_LINES, total);
+  } else if (offset === undefined) {
+    selected = limit === 0 ? [] : lines.slice(Math.max(0, total - (limit ?? 0))); // LOG-06
+  } else {
+    selected = limit === undefined ? lines.slice(offset) : lines.slice(offset, offset + limit);
+  }
+  return { text: selected.join("\n"), totalLines: total, hint };
+}
+
+export function readLog(session: Session, params: { offset?: unknown; limit?: unknown }, engine: EngineContext): ToolResult {
+  const aggregate = session.output.aggregate;
+  const slice = sliceLog(aggregate, params.offset, params.limit);
+  const running = session.state !== "finished";
+  const placeholder = running ? messages.LOG_EMPTY_RUNNING : messages.LOG_EMPTY_FINISHED;
+  let text = discardedNote(session) + (slice.text || placeholder) + slice.hint;
+  if (session.confirmedStop) text += `\n\n${messages.processStoppedByRequest(exitLabelOf(session))}`;
+  const totals = {
+    total: slice.totalLines, totalLines: slice.totalLines, totalChars: aggregate.length, truncated: session.output.truncated,
+  };
+  if (running) {
+    const wait = inputWaitView(session, engine.settings.inputWaitIdleMs);
+    if (wait.waitingForInput) text += inputWaitHint(wait);
+    return result(text, { status: "running", sessionId: session.id, ...nameField(session), ...wait, output: text, ...totals });
+  }
+  text += guidanceSuffix(session);
+  return result(text, {
+    status: reportedStatus(session), sessionId: session.id, ...exitFields(session),
+    ...nameField(session), output: text, ...totals,
+  });
+}

@@ -1,0 +1,72 @@
+// `process poll` (POLL-01 … POLL-21): drains pending output, waits event-driven, reports the exit once.
+import * as messages from "../messages.js";
+import type { Session } from "../session.js";
+import { POLL_BACKOFF_MS, POLL_MAX_WAIT_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
+import type { CallContext, ToolResult } from "../types.js";
+import type { EngineContext } from "../engine-context.js";
+import { abortError } from "../exec/run-exec.js";
+import {
+  discardedNote, exitFields, exitLabelOf, failure, guidanceSuffix, inputWaitHint, inputWaitView, nameField,
+  reportedStatus, result,
+} from "./session-view.js";
+
+/** POLL-08: numbers floored, digit strings parsed, both clamped to 0–30000; anything else is 0. */
+export function parsePollTimeout(value: unknown): number {
+  let ms = 0;
+  if (typeof value === "number" && Number.isFinite(value)) ms = Math.floor(value);
+  else if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) ms = Number.parseInt(value.trim(), 10);
+  return Math.min(POLL_MAX_WAIT_MS, Math.max(0, ms));
+}
+
+/** POLL-06: 5000 after output; 5000, 10000, 30000, 60000 for 1, 2, 3, ≥ 4 consecutive empty polls. */
+export function retryInMs(emptyPolls: number): number {
+  if (emptyPolls === 0) return POLL_RETRY_WITH_OUTPUT_MS;
+  return POLL_BACKOFF_MS[Math.min(emptyPolls, POLL_BACKOFF_MS.length) - 1] ?? POLL_RETRY_WITH_OUTPUT_MS;
+}
+
+const hasNews = (session: Session): boolean =>
+  session.state !== "running" || session.output.hasPending || session.output.pendingOutputDropped || session.hidden;
+
+export async function pollSession(
+  session: Session, params: { timeout?: unknown }, ctx: CallContext, engine: EngineContext,
+): Promise<ToolResult> {
+  if (ctx.signal?.aborted) throw abortError(); // POLL-11
+  const deadline = Date.now() + parsePollTimeout(params.timeout);
+  while (!hasNews(session) && Date.now() < deadline) {
+    await session.waitForActivity(deadline - Date.now(), ctx.signal);
+    if (ctx.signal?.aborted) throw abortError();
+  }
+  if (session.hidden) return failure(messages.noSession(session.id)); // POLL-12
+  return session.state === "finished" ? terminalPoll(session, engine) : runningPoll(session, engine);
+}
+
+function runningPoll(session: Session, engine: EngineContext): ToolResult {
+  const dropped = session.output.takePendingDropped();
+  const drained = session.output.drainPending().trim();
+  session.emptyPolls = drained ? 0 : session.emptyPolls + 1;
+  const wait = inputWaitView(session, engine.settings.inputWaitIdleMs);
+  const text = discardedNote(session) + (dropped ? `${messages.OMITTED_NOTE}\n\n` : "")
+    + (drained || messages.NO_NEW_OUTPUT)
+    + (wait.waitingForInput ? inputWaitHint(wait) : `\n\n${messages.PROCESS_STILL_RUNNING}`);
+  return result(text, {
+    status: "running", sessionId: session.id, aggregated: session.output.aggregate, ...nameField(session), ...wait,
+    retryInMs: retryInMs(session.emptyPolls),
+  });
+}
+
+function terminalPoll(session: Session, engine: EngineContext): ToolResult {
+  const dropped = session.output.takePendingDropped();
+  const unread = session.output.drainPending().trim();
+  session.emptyPolls = 0;
+  session.exitReported = true;
+  engine.notifier.acknowledge(session); // NOTIFY-13
+  const omitted = !dropped ? "" : engine.registry.isRetained(session) ? messages.OMITTED_NOTE : messages.OMITTED_GONE_NOTE;
+  const label = exitLabelOf(session);
+  const exitLine = session.confirmedStop ? messages.processStoppedByRequest(label) : messages.processExitedWith(label);
+  const text = discardedNote(session) + (omitted ? `${omitted}\n\n` : "") + (unread || messages.NO_NEW_OUTPUT)
+    + `\n\n${exitLine}` + guidanceSuffix(session);
+  return result(text, {
+    status: reportedStatus(session), sessionId: session.id, ...exitFields(session),
+    ...nameField(session), aggregated: session.output.aggregate,
+  });
+}

@@ -1,0 +1,91 @@
+// Dispatches one process call: action and sessionId checks, scoped lookups and guards in SPEC order (§7, §8).
+import * as messages from "../messages.js";
+import type { Session } from "../session.js";
+import type { CallContext, ProcessParams, ToolResult } from "../types.js";
+import type { EngineContext } from "../engine-context.js";
+import { abortError } from "../exec/run-exec.js";
+import { sendInput, type InputAction } from "./input-actions.js";
+import { listSessions } from "./list-action.js";
+import { readLog } from "./log-action.js";
+import { pollSession } from "./poll-action.js";
+import { failure, nameField, result } from "./session-view.js";
+
+const ACTIONS = ["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"] as const;
+type Action = (typeof ACTIONS)[number];
+
+export async function runProcess(params: ProcessParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
+  engine.assertNotDisposed();
+  const action = params.action;
+  if (typeof action !== "string" || !(ACTIONS as readonly string[]).includes(action)) {
+    return failure(messages.INVALID_ACTION); // PROC-02
+  }
+  if (action === "list") return listSessions(engine, ctx.scopeKey);
+  const id = params.sessionId;
+  if (typeof id !== "string" || id === "") return failure(messages.SESSION_ID_REQUIRED); // PROC-03
+  const scope = ctx.scopeKey;
+  switch (action as Exclude<Action, "list">) {
+    case "poll":
+    case "log": {
+      if (action === "poll" && ctx.signal?.aborted) throw abortError();
+      const running = engine.registry.running(scope, id);
+      if (running && !running.backgrounded) return failure(messages.notBackgrounded(id)); // PROC-07
+      const session = running ?? engine.registry.finished(scope, id);
+      if (!session) return failure(messages.noSession(id)); // POLL-02, LOG-02
+      return action === "poll" ? pollSession(session, params, ctx, engine) : readLog(session, params, engine);
+    }
+    case "write":
+    case "send-keys":
+    case "submit":
+    case "paste": {
+      const guarded = guardRunning(engine, scope, id, messages.noActiveSession(id));
+      return "text" in guarded ? guarded.text : sendInput(guarded.session, action as InputAction, params);
+    }
+    case "kill": {
+      const guarded = guardRunning(engine, scope, id, messages.noActiveSession(id), messages.unableToTerminate(id));
+      if ("text" in guarded) return guarded.text;
+      const { session } = guarded;
+      session.killRequested = true;
+      session.emptyPolls = 0;
+      session.terminate("manual-cancel");
+      return result(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
+    }
+    case "clear":
+      if (!engine.registry.finished(scope, id)) return failure(messages.noFinishedSession(id)); // PROC-10
+      engine.registry.deleteFinished(id);
+      return result(messages.cleared(id), { status: "completed" });
+    case "remove":
+      return removeSession(engine, scope, id);
+  }
+}
+
+type Guarded = { session: Session } | { text: ToolResult };
+
+/** KILL-02, INPUT-04: running in this scope, backgrounded, not finalizing, and (for kill/remove) signallable. */
+function guardRunning(
+  engine: EngineContext, scope: string, id: string, notFound: string, noHandle?: string,
+): Guarded {
+  const session = engine.registry.running(scope, id);
+  if (!session) return { text: failure(notFound) };
+  if (!session.backgrounded) return { text: failure(messages.notBackgrounded(id)) };
+  if (session.state === "finalizing") return { text: failure(messages.finalizing(id)) };
+  if (noHandle !== undefined && !session.child?.signal) return { text: failure(noHandle) }; // KILL-05
+  return { session };
+}
+
+/** PROC-11 … PROC-14: hide and terminate a running session, or delete a finished record. */
+function removeSession(engine: EngineContext, scope: string, id: string): ToolResult {
+  if (engine.registry.running(scope, id)) {
+    const guarded = guardRunning(engine, scope, id, messages.noSession(id), messages.unableToRemove(id));
+    if ("text" in guarded) return guarded.text;
+    const { session } = guarded;
+    session.killRequested = true;
+    session.hidden = true;
+    session.emptyPolls = 0;
+    session.terminate("manual-cancel");
+    session.notifyWaiters(); // POLL-12: a waiting poll returns at once
+    return result(messages.removedRunning(id), { status: "completed" });
+  }
+  if (!engine.registry.finished(scope, id)) return failure(messages.noSession(id));
+  engine.registry.deleteFinished(id);
+  return result(messages.removedFinished(id), { status: "completed" });
+}

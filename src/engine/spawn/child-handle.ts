@@ -1,0 +1,42 @@
+// The one shape every spawn backend (pipes, PTY, host executor) presents to the rest of the engine.
+import type { OutputStream } from "../output-buffer.js";
+
+export type TerminationSignal = "SIGTERM" | "SIGKILL";
+
+/** Where a backend delivers its events; given at spawn so no event can be missed. */
+export interface ChildSink {
+  /** Raw output as it arrives. PTY output is reported as stdout (OUT-02). */
+  onOutput(stream: OutputStream, chunk: Uint8Array | string): void;
+  /** The process has exited, its output may still be open (KILL-12). */
+  onExit(): void;
+  /** The process exited and all of its output was delivered (REG-04). Called once. */
+  onComplete(code: number | null, signal: string | null): void;
+}
+
+export interface StdinHandle {
+  write(data: string | Uint8Array): Promise<void>;
+  /** Ends input: closes the pipe, or writes the EOF character on a terminal (PTY-07). */
+  end(): void;
+  readonly writable: boolean;
+}
+
+export interface ChildHandle {
+  readonly pid: number | undefined;
+  readonly pty: boolean;
+  /** Input, or undefined when the process has none (non-PTY stdin is closed at spawn, EXEC-45). */
+  readonly stdin: StdinHandle | undefined;
+  /** Signals the whole process tree; undefined when the process cannot be signalled (KILL-05). */
+  readonly signal: ((signal: TerminationSignal) => void) | undefined;
+  /** Answers terminal queries such as cursor-position requests (INPUT-16), even after stdin ended. */
+  readonly reply?: (data: string) => void;
+  /** Releases listeners and descriptors (PTY-10). */
+  release(): void;
+}
+
+export interface SpawnRequest {
+  shell: string;
+  args: readonly string[];
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+}

@@ -1,0 +1,27 @@
+// Adapts a registered host executor's process to the engine's child shape (EXEC-09).
+import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../types.js";
+import type { ChildHandle, ChildSink } from "./child-handle.js";
+
+export async function spawnWithExecutor(
+  executor: HostExecutor, request: ExecutorSpawnRequest, sink: ChildSink,
+): Promise<ChildHandle> {
+  const process: ExecutorProcess = await executor.spawn(request);
+  let completed = false;
+  process.onOutput((stream, chunk) => {
+    if (!completed) sink.onOutput(stream, chunk);
+  });
+  process.onExit((code, signal) => {
+    if (completed) return;
+    completed = true;
+    sink.onExit();
+    sink.onComplete(code, signal);
+  });
+  const { stdin, kill } = process;
+  return {
+    pid: process.pid,
+    pty: request.pty,
+    stdin,
+    signal: kill ? (signal) => kill.call(process, signal) : undefined,
+    release() {},
+  };
+}

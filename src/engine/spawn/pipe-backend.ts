@@ -1,0 +1,59 @@
+// Plain child process with pipes: stdin closed at spawn (EXEC-45), own process group (EXEC-46),
+// completion only after exit and end-of-file on both pipes (REG-04).
+import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
+import { processTree, sendSignal } from "./process-tree.js";
+
+/** Spawns the command; resolves once the process started, rejects with the spawn error. */
+export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
+  let detached = true;
+  let child: ChildProcess;
+  try {
+    child = spawnChild(request, true);
+  } catch {
+    // A detached spawn can fail where setsid is not permitted: fall back to signalling the tree (EXEC-46).
+    detached = false;
+    child = spawnChild(request, false);
+  }
+  return new Promise((resolve, reject) => {
+    child.once("error", (error) => {
+      if (child.pid === undefined) reject(error);
+    });
+    child.once("spawn", () => {
+      child.stdin?.on("error", () => {});
+      child.stdin?.end();
+      child.stdout?.on("data", (chunk: Buffer) => sink.onOutput("stdout", chunk));
+      child.stderr?.on("data", (chunk: Buffer) => sink.onOutput("stderr", chunk));
+      child.once("exit", () => sink.onExit());
+      child.once("close", (code, signal) => sink.onComplete(code, signal));
+      resolve(createHandle(child, detached));
+    });
+  });
+}
+
+function spawnChild(request: SpawnRequest, detached: boolean): ChildProcess {
+  return spawn(request.shell, [...request.args, request.command], {
+    cwd: request.cwd,
+    env: request.env,
+    detached,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+}
+
+function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
+  const pid = child.pid;
+  return {
+    pid,
+    pty: false,
+    stdin: undefined,
+    signal: pid === undefined ? undefined : (signal: TerminationSignal) => {
+      if (detached) sendSignal(-pid, signal);
+      else for (const member of processTree(pid)) sendSignal(member, signal);
+    },
+    release() {
+      child.stdout?.removeAllListeners("data");
+      child.stderr?.removeAllListeners("data");
+    },
+  };
+}

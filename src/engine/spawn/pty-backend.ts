@@ -1,0 +1,81 @@
+// Pseudo-terminal backend over node-pty, loaded lazily on first use (PTY-11).
+import { constants } from "node:os";
+import { EOF_CHAR } from "../key-encoder.js";
+import { PTY_COLS, PTY_ROWS } from "../settings.js";
+import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
+import { processGroupsOfSession, sendSignal } from "./process-tree.js";
+
+type NodePty = typeof import("node-pty");
+
+let loading: Promise<NodePty> | undefined;
+
+function loadNodePty(): Promise<NodePty> {
+  loading ??= import("node-pty").then((module) => ((module as { default?: NodePty }).default ?? module) as NodePty);
+  return loading;
+}
+
+const SIGNAL_NAMES = new Map<number, string>(
+  Object.entries(constants.signals).map(([name, number]) => [number, name]),
+);
+
+/** node-pty reports a signal death as exitCode 0 plus a signal number (TOOLCHAIN.md). */
+function exitFields(exitCode: number, signal: number | undefined): [number | null, string | null] {
+  if (signal) return [null, SIGNAL_NAMES.get(signal) ?? `SIG${signal}`];
+  return [exitCode, null];
+}
+
+/** TERM for the terminal: the inherited one unless unset, empty or `dumb` (PTY-03). */
+export function terminalName(env: Record<string, string>): string {
+  const term = env["TERM"];
+  return term && term !== "dumb" ? term : "xterm-256color";
+}
+
+/** Spawns the command in a 120×30 terminal (PTY-02); rejects when the terminal cannot be started. */
+export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
+  const pty = await loadNodePty();
+  const name = terminalName(request.env);
+  const terminal = pty.spawn(request.shell, [...request.args, request.command], {
+    name,
+    cols: PTY_COLS,
+    rows: PTY_ROWS,
+    cwd: request.cwd,
+    env: { ...request.env, TERM: name },
+  });
+  let ended = false;
+  let exited = false;
+  const dataListener = terminal.onData((data) => sink.onOutput("stdout", data));
+  const exitListener = terminal.onExit(({ exitCode, signal }) => {
+    exited = true;
+    sink.onExit();
+    const [code, signalName] = exitFields(exitCode, signal);
+    sink.onComplete(code, signalName);
+  });
+  const pid = terminal.pid;
+  return {
+    pid,
+    pty: true,
+    stdin: {
+      write: async (data) => {
+        terminal.write(typeof data === "string" ? data : Buffer.from(data));
+      },
+      end: () => {
+        if (!ended && !exited) terminal.write(EOF_CHAR); // PTY-07: the terminal itself stays open
+        ended = true;
+      },
+      get writable() {
+        return !ended && !exited;
+      },
+    },
+    // PTY-08: every process group of the terminal's session, not only the shell's.
+    signal: (signal: TerminationSignal) => {
+      for (const group of new Set([pid, ...processGroupsOfSession(pid)])) sendSignal(-group, signal);
+    },
+    reply: (data) => {
+      if (!exited) terminal.write(data);
+    },
+    release() {
+      dataListener.dispose();
+      exitListener.dispose();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// Public data types of the session engine (SPEC §0.7).
+import type { ExecConfig } from "./settings.js";
+
+export type { ExecConfig };
+
+/** `exec` arguments as the model sends them (SPEC §2.1). Unknown keys are accepted and ignored (EXEC-26). */
+export interface ExecParams {
+  command?: unknown;
+  workdir?: unknown;
+  env?: unknown;
+  yieldMs?: unknown;
+  background?: unknown;
+  timeoutSeconds?: unknown;
+  /** @deprecated seconds; alias of `timeoutSeconds` (EXEC-04). */
+  timeout?: unknown;
+  pty?: unknown;
+  elevated?: unknown;
+  host?: unknown;
+  node?: unknown;
+  title?: unknown;
+  [key: string]: unknown;
+}
+
+/** `process` arguments (SPEC §7.1). */
+export interface ProcessParams {
+  action?: unknown;
+  sessionId?: unknown;
+  data?: unknown;
+  eof?: unknown;
+  keys?: unknown;
+  hex?: unknown;
+  literal?: unknown;
+  text?: unknown;
+  bracketed?: unknown;
+  offset?: unknown;
+  limit?: unknown;
+  timeout?: unknown;
+  [key: string]: unknown;
+}
+
+export type ResultStatus = "completed" | "failed" | "running";
+
+export interface ToolResult {
+  content: [{ type: "text"; text: string }];
+  details: Record<string, unknown> & { status: ResultStatus };
+}
+
+export interface CallContext {
+  scopeKey: string;
+  signal?: AbortSignal;
+  /** Default true; false = synchronous mode (EXEC-42). */
+  processToolAvailable?: boolean;
+  /** Default false (EXEC-11). */
+  allowElevated?: boolean;
+  /** Progress updates during the foreground window (EXEC-39). */
+  onUpdate?: (partial: ToolResult) => void;
+}
+
+export interface SystemEvent { scopeKey: string; sessionId: string; text: string; contextKey: string; createdAt: number }
+export interface WakeRequest { scopeKey: string; sessionId: string; source: "exec-event"; reason: "exec-event" }
+
+/** Extension point for `host: "sandbox"` / `host: "node"` (EXEC-08, EXEC-09). */
+export interface HostExecutor {
+  spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess>;
+}
+export interface ExecutorSpawnRequest {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  pty: boolean;
+  node?: string;
+  elevated: boolean;
+  scopeKey: string;
+}
+export interface ExecutorProcess {
+  pid?: number;
+  onOutput(listener: (stream: "stdout" | "stderr", chunk: string | Uint8Array) => void): void;
+  /** Called once, after all output. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  stdin?: { write(data: string | Uint8Array): Promise<void>; end(): void; readonly writable: boolean };
+  /** Absent: the session cannot be terminated (KILL-05). */
+  kill?(signal: "SIGTERM" | "SIGKILL"): void;
+}
+
+export interface SessionEngineOptions {
+  /** Default working directory. @default process.cwd() at creation (EXEC-18) */
+  cwd?: string;
+  /** Settings source and inherited command environment. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** The documented nested config (SPEC §1.1). */
+  config?: { tools?: { exec?: ExecConfig } };
+  /** Overrides OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS (SET-15). */
+  inputWaitIdleMs?: number;
+  executors?: { sandbox?: HostExecutor; node?: HostExecutor };
+  /** Called synchronously for every queued exit event (NOTIFY-02). */
+  onSystemEvent?: (event: SystemEvent) => void;
+  /** Called once per queued exit event, after it is queued (NOTIFY-12). */
+  onWake?: (request: WakeRequest) => void;
+}
+
+export interface SessionEngine {
+  exec(params: ExecParams, ctx: CallContext): Promise<ToolResult>;
+  process(params: ProcessParams, ctx: CallContext): Promise<ToolResult>;
+  drainSystemEvents(scopeKey: string): SystemEvent[];
+  peekSystemEvents(scopeKey: string): SystemEvent[];
+  clearFinishedSessions(scopeKey: string): number;
+  liveSessionIds(): string[];
+  dispose(): Promise<void>;
+  /** True once dispose() was called. */
+  readonly disposed: boolean;
+}

@@ -1,0 +1,180 @@
+// Steps for results, output caps, the registry and session ids: long exact texts built from parts, series of
+// sessions started in a loop, and checks over a whole series. Everything goes through the adapter only.
+import { Then, When, type DataTable } from "@cucumber/cucumber";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { inline, normalize, show } from "./support/text.js";
+import type { ConformanceWorld } from "./support/world.js";
+
+const FINISH_LIMIT_MS = 60_000;
+const CHECK_EVERY_MS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Session ids started by the series steps below, per scenario, in start order. */
+const seriesIds = new WeakMap<ConformanceWorld, string[]>();
+
+function series(world: ConformanceWorld): string[] {
+  let ids = seriesIds.get(world);
+  if (!ids) {
+    ids = [];
+    seriesIds.set(world, ids);
+  }
+  return ids;
+}
+
+function lastSessionId(world: ConformanceWorld): string {
+  const id = world.lastResult().details["sessionId"];
+  assert.equal(typeof id, "string", `the exec result has no sessionId: ${JSON.stringify(world.lastResult().details)}`);
+  return id as string;
+}
+
+async function waitUntilNotLive(world: ConformanceWorld, id: string): Promise<void> {
+  const instance = await world.ensureStarted();
+  const deadline = Date.now() + FINISH_LIMIT_MS;
+  while ((await instance.liveSessionIds()).includes(id)) {
+    if (Date.now() > deadline) throw new Error(`Session ${id} was still live after ${FINISH_LIMIT_MS} ms.`);
+    await sleep(CHECK_EVERY_MS);
+  }
+}
+
+function assertExactText(world: ConformanceWorld, expected: string): void {
+  const actual = normalize(world, world.lastResult().text);
+  if (actual === expected) return;
+  let at = 0;
+  while (at < actual.length && at < expected.length && actual[at] === expected[at]) at += 1;
+  assert.fail(
+    `text differs at index ${at} (lengths: actual ${actual.length}, expected ${expected.length}).\n`
+    + `  expected from there: ${show(expected.slice(at, at + 120))}\n  actual from there:   ${show(actual.slice(at, at + 120))}`,
+  );
+}
+
+/** "s5" → { prefix: "s", index: 5 }. */
+function parseSeriesName(name: string): { prefix: string; index: number } {
+  const match = /^(.*?)(\d+)$/.exec(name);
+  if (!match) throw new Error(`"${name}" is not a series name such as "s5".`);
+  return { prefix: match[1]!, index: Number(match[2]) };
+}
+
+function seriesRange(world: ConformanceWorld, from: string, to: string): string[] {
+  const first = parseSeriesName(from);
+  const last = parseSeriesName(to);
+  assert.equal(first.prefix, last.prefix, `"${from}" and "${to}" belong to different series`);
+  const ids: string[] = [];
+  for (let i = first.index; i <= last.index; i += 1) ids.push(world.sessionId(`${first.prefix}${i}`));
+  return ids;
+}
+
+async function listedIds(world: ConformanceWorld, scope: string): Promise<string[]> {
+  const instance = await world.ensureStarted();
+  const outcome = await instance.call("process", { action: "list" }, { scope, processTool: true });
+  assert.equal(outcome.kind, "result");
+  const sessions = (outcome as { details: { sessions?: Array<{ sessionId: string }> } }).details.sessions ?? [];
+  return sessions.map((s) => s.sessionId);
+}
+
+// ---- series of sessions ----
+
+When("{int} background sessions run {string}", async function (this: ConformanceWorld, count: number, command: string) {
+  for (let i = 0; i < count; i += 1) {
+    await this.call("exec", { command: inline(this, command), background: true });
+    series(this).push(lastSessionId(this));
+  }
+});
+
+When(
+  "{int} background sessions run {string} one after another as {string}",
+  async function (this: ConformanceWorld, count: number, command: string, prefix: string) {
+    for (let i = 0; i < count; i += 1) {
+      await this.call("exec", { command: inline(this, command), background: true });
+      const id = lastSessionId(this);
+      series(this).push(id);
+      this.vars.set(`${prefix}${i}`, id);
+      await waitUntilNotLive(this, id);
+    }
+  },
+);
+
+Then("all {int} series session ids are distinct and match {string}", function (this: ConformanceWorld, count: number, pattern: string) {
+  const ids = series(this);
+  assert.equal(ids.length, count, `${ids.length} series sessions were started`);
+  assert.equal(new Set(ids).size, ids.length, `duplicate ids: ${JSON.stringify(ids)}`);
+  const regex = new RegExp(pattern);
+  const bad = ids.filter((id) => !regex.test(id));
+  assert.deepEqual(bad, [], `ids not matching ${pattern}`);
+});
+
+Then("no series session has the id remembered as {string}", function (this: ConformanceWorld, name: string) {
+  const id = this.sessionId(name);
+  assert.ok(!series(this).includes(id), `a series session reused the id ${id}`);
+});
+
+Then("the sessions {string} to {string} are listed in scope {string}", async function (this: ConformanceWorld, from: string, to: string, scope: string) {
+  const listed = new Set(await listedIds(this, scope));
+  const missing = seriesRange(this, from, to).filter((id) => !listed.has(id));
+  assert.deepEqual(missing, [], `sessions ${from}…${to} missing from the list of scope ${scope}`);
+});
+
+Then("the sessions {string} to {string} are not listed in scope {string}", async function (this: ConformanceWorld, from: string, to: string, scope: string) {
+  const listed = new Set(await listedIds(this, scope));
+  const present = seriesRange(this, from, to).filter((id) => listed.has(id));
+  assert.deepEqual(present, [], `sessions ${from}…${to} should not be listed in scope ${scope}`);
+});
+
+Then("the list of scope {string} has {int} entries", async function (this: ConformanceWorld, scope: string, count: number) {
+  assert.equal((await listedIds(this, scope)).length, count);
+});
+
+Then("the session ids remembered as {string}, {string} and {string} are distinct", function (this: ConformanceWorld, a: string, b: string, c: string) {
+  const ids = [this.sessionId(a), this.sessionId(b), this.sessionId(c)];
+  assert.equal(new Set(ids).size, 3, `ids: ${JSON.stringify(ids)}`);
+});
+
+// ---- long exact texts ----
+
+Then(
+  "the text is exactly {string} then the lines {int} to {int} then {string}",
+  function (this: ConformanceWorld, prefix: string, from: number, to: number, suffix: string) {
+    const lines: string[] = [];
+    for (let n = from; n <= to; n += 1) lines.push(String(n));
+    assertExactText(this, inline(this, prefix) + lines.join("\n") + inline(this, suffix));
+  },
+);
+
+/** A table with the header `| text | times |`; cells interpret `\n` (Gherkin) and then placeholders. */
+Then("the text is exactly the concatenation of:", function (this: ConformanceWorld, table: DataTable) {
+  const expected = table.hashes().map((row) => {
+    const times = Number(row["times"] ?? "1");
+    assert.ok(Number.isInteger(times) && times >= 0, `bad times: ${row["times"]}`);
+    return inline(this, row["text"] ?? "").repeat(times);
+  }).join("");
+  assertExactText(this, expected);
+});
+
+Then("the text has {int} occurrences of {string}", function (this: ConformanceWorld, count: number, needle: string) {
+  const wanted = inline(this, needle);
+  const actual = normalize(this, this.lastResult().text);
+  assert.equal(actual.split(wanted).length - 1, count, `occurrences of ${show(wanted)}`);
+});
+
+Then("the detail {string} ends with {string}", function (this: ConformanceWorld, path: string, expected: string) {
+  const value = path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), this.lastResult().details);
+  assert.equal(typeof value, "string", `detail ${path} is ${JSON.stringify(value)}`);
+  assert.ok((value as string).endsWith(inline(this, expected)), `detail ${path} = ${show(value as string)}`);
+});
+
+// ---- the file system (REG-01, REG-14) ----
+
+Then("the working directory and the home directory are empty", function (this: ConformanceWorld) {
+  for (const dir of [this.cwd, this.env["HOME"] ?? ""]) {
+    assert.deepEqual(readdirSync(dir), [], `${dir} is not empty`);
+  }
+});
+
+Then("the file {string} exists in the working directory", function (this: ConformanceWorld, path: string) {
+  assert.ok(existsSync(join(this.cwd, path)), `${path} does not exist`);
+});
+
+Then("the file {string} does not exist in the working directory", function (this: ConformanceWorld, path: string) {
+  assert.ok(!existsSync(join(this.cwd, path)), `${path} exists`);
+});

@@ -1,0 +1,281 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { OutputBuffer, type OutputStream } from "../../src/engine/output-buffer.js";
+import { OUTPUT_PIECE_CHARS, TAIL_CHARS } from "../../src/engine/settings.js";
+
+const EMOJI = "😀";
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+// The last `cap` code units of `text`, without a low surrogate whose high half was cut off (OUT-09).
+function keepLast(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const kept = text.slice(-cap);
+  return isLowSurrogate(kept.charCodeAt(0)) ? kept.slice(1) : kept;
+}
+
+describe("OutputBuffer", () => {
+  describe("aggregate and tail retention (OUT-08, OUT-09, OUT-13)", () => {
+    it("keeps the last cap characters and marks the output truncated and discarded", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 10, pendingCap: 10 });
+      buffer.append("stdout", "0123456789");
+      expect(buffer.truncated).toBe(false);
+      expect(buffer.discarded).toBe(false);
+      buffer.append("stdout", "abcdef");
+      expect(buffer.aggregate).toBe("6789abcdef");
+      expect(buffer.length).toBe(10);
+      expect(buffer.totalOutputChars).toBe(16);
+      expect(buffer.truncated).toBe(true);
+      expect(buffer.discarded).toBe(true);
+    });
+
+    it("merges stdout and stderr into one aggregate in arrival order", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 100 });
+      buffer.append("stdout", "out1\n");
+      buffer.append("stderr", "err1\n");
+      buffer.append("stdout", "out2\n");
+      expect(buffer.aggregate).toBe("out1\nerr1\nout2\n");
+    });
+
+    it("drops the orphaned low surrogate when the cut splits a surrogate pair", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 4, pendingCap: 4 });
+      buffer.append("stdout", `a${EMOJI}bcd`);
+      expect(buffer.aggregate).toBe("bcd");
+      expect(buffer.length).toBe(3);
+      expect(buffer.discarded).toBe(true);
+    });
+
+    it("returns the last TAIL_CHARS characters untrimmed as the tail", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 10_000, pendingCap: 10_000 });
+      buffer.append("stdout", "x".repeat(TAIL_CHARS));
+      buffer.append("stderr", "  tail end \n");
+      expect(buffer.tail).toBe("x".repeat(TAIL_CHARS - 12) + "  tail end \n");
+      expect(buffer.tail).toBe(buffer.aggregate.slice(-TAIL_CHARS));
+    });
+
+    it("returns the whole aggregate as the tail while it is shorter than TAIL_CHARS", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 10_000, pendingCap: 10_000 });
+      expect(buffer.tail).toBe("");
+      buffer.append("stdout", "short\n");
+      expect(buffer.tail).toBe("short\n");
+    });
+
+    it("never splits a surrogate pair across pieces (OUT-07)", () => {
+      const buffer = new OutputBuffer({ aggregateCap: OUTPUT_PIECE_CHARS + 1, pendingCap: 10 });
+      const text = `${"a".repeat(OUTPUT_PIECE_CHARS - 1)}${EMOJI}b`;
+      buffer.append("stdout", text);
+      expect(buffer.aggregate).toBe(text);
+      expect(buffer.aggregate.charCodeAt(0)).toBe(0x61);
+      buffer.append("stdout", "c");
+      expect(buffer.aggregate).toBe(`${"a".repeat(OUTPUT_PIECE_CHARS - 2)}${EMOJI}bc`);
+    });
+
+    it("rejects caps that are not positive integers", () => {
+      expect(() => new OutputBuffer({ aggregateCap: 0, pendingCap: 10 })).toThrow(/aggregateCap must be a positive integer/);
+      expect(() => new OutputBuffer({ aggregateCap: 10, pendingCap: 1.5 })).toThrow(/pendingCap/);
+    });
+  });
+
+  describe("pending output (OUT-10, OUT-11, POLL-21)", () => {
+    it("drops the oldest text of the stream over the cap and leaves the other stream alone", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 10 });
+      buffer.append("stdout", "aaaaaa");
+      buffer.append("stdout", "bbbbbb");
+      expect(buffer.pendingOutputDropped).toBe(true);
+      buffer.append("stderr", "c".repeat(12));
+      expect(buffer.drainPending()).toBe(`aaaabbbbbb${"c".repeat(10)}`);
+      expect(buffer.truncated).toBe(true);
+      expect(buffer.discarded).toBe(false);
+    });
+
+    it("keeps the relative order of the kept chunks of both streams", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 10 });
+      buffer.append("stdout", "aaaaaa");
+      buffer.append("stderr", "xx");
+      buffer.append("stdout", "bbbbbb");
+      buffer.append("stderr", "yy");
+      expect(buffer.drainPending()).toBe("aaaaxxbbbbbbyy");
+    });
+
+    it("returns exactly the last 20000 characters of a stream that printed 90000 (OUT-11 pin)", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 200_000, pendingCap: 20_000 });
+      buffer.append("stdout", "a".repeat(70_000));
+      buffer.append("stdout", "b".repeat(20_000));
+      expect(buffer.drainPending()).toBe("b".repeat(20_000));
+    });
+
+    it("drains pending output once and untrimmed", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 100 });
+      buffer.append("stdout", "\n  a  \n");
+      expect(buffer.hasPending).toBe(true);
+      expect(buffer.drainPending()).toBe("\n  a  \n");
+      expect(buffer.hasPending).toBe(false);
+      expect(buffer.drainPending()).toBe("");
+      expect(buffer.aggregate).toBe("\n  a  \n");
+    });
+
+    it("reports a pending drop once through takePendingDropped (OUT-17)", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 3 });
+      buffer.append("stdout", "abcd");
+      expect(buffer.takePendingDropped()).toBe(true);
+      expect(buffer.pendingOutputDropped).toBe(false);
+      expect(buffer.takePendingDropped()).toBe(false);
+      expect(buffer.drainPending()).toBe("bcd");
+    });
+
+    it("drops the orphaned low surrogate when the pending cut splits a surrogate pair", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 3 });
+      buffer.append("stdout", `${EMOJI}ab`);
+      expect(buffer.drainPending()).toBe("ab");
+    });
+  });
+
+  describe("freeze (REG-03, POLL-14)", () => {
+    it("ignores output appended after freeze and keeps the unread output until drained", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 100, pendingCap: 100 });
+      buffer.append("stdout", "x".repeat(2001));
+      buffer.freeze();
+      buffer.append("stdout", "late");
+      buffer.append("stderr", "late");
+      expect(buffer.frozen).toBe(true);
+      expect(buffer.aggregate).toBe("x".repeat(100));
+      expect(buffer.totalOutputChars).toBe(2001);
+      expect(buffer.drainPending()).toBe("x".repeat(100));
+      expect(buffer.drainPending()).toBe("");
+    });
+  });
+
+  describe("properties", () => {
+    const appends = fc.array(
+      fc.tuple(
+        fc.constantFrom<OutputStream>("stdout", "stderr"),
+        fc.string({ unit: fc.constantFrom("a", "b", "\n", "é", EMOJI, "你"), maxLength: 12 }),
+        fc.boolean(),
+      ),
+      { maxLength: 40 },
+    );
+
+    it("keeps the last cap characters of everything appended as the aggregate", () => {
+      fc.assert(
+        fc.property(appends, fc.integer({ min: 1, max: 30 }), (steps, cap) => {
+          const buffer = new OutputBuffer({ aggregateCap: cap, pendingCap: cap });
+          let all = "";
+          for (const [stream, text] of steps) {
+            buffer.append(stream, text);
+            all += text;
+            expect(buffer.aggregate).toBe(keepLast(all, cap));
+            expect(buffer.tail).toBe(buffer.aggregate.slice(-TAIL_CHARS));
+          }
+          expect(buffer.totalOutputChars).toBe(all.length);
+          expect(buffer.discarded).toBe(all.length > buffer.length);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it("drains exactly the appended text in arrival order when nothing was dropped", () => {
+      fc.assert(
+        fc.property(appends, (steps) => {
+          const buffer = new OutputBuffer({ aggregateCap: 10_000, pendingCap: 10_000 });
+          let all = "";
+          for (const [stream, text] of steps) {
+            buffer.append(stream, text);
+            all += text;
+          }
+          expect(buffer.pendingOutputDropped).toBe(false);
+          expect(buffer.drainPending()).toBe(all);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it("returns every appended character exactly once and in order across drains when nothing was dropped", () => {
+      fc.assert(
+        fc.property(appends, (steps) => {
+          const buffer = new OutputBuffer({ aggregateCap: 10_000, pendingCap: 10_000 });
+          let all = "";
+          let drained = "";
+          for (const [stream, text, drainAfter] of steps) {
+            buffer.append(stream, text);
+            all += text;
+            if (drainAfter) drained += buffer.drainPending();
+          }
+          expect(drained + buffer.drainPending()).toBe(all);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it("drains what a per-stream oldest-first drop model keeps, each character at most once", () => {
+      const steps = fc.array(
+        fc.tuple(fc.constantFrom<OutputStream>("stdout", "stderr"), fc.integer({ min: 1, max: 8 }), fc.boolean()),
+        { maxLength: 40 },
+      );
+      fc.assert(
+        fc.property(steps, fc.integer({ min: 1, max: 20 }), (plan, pendingCap) => {
+          const buffer = new OutputBuffer({ aggregateCap: 10_000, pendingCap });
+          // Model of OUT-11: pending characters in arrival order, each tagged with its stream.
+          let model: Array<{ stream: OutputStream; char: string }> = [];
+          let nextCode = 0x4e00;
+          let drained = "";
+          let expected = "";
+          for (const [stream, length, drainAfter] of plan) {
+            let text = "";
+            for (let k = 0; k < length; k++) text += String.fromCharCode(nextCode++);
+            buffer.append(stream, text);
+            model.push(...Array.from(text, (char) => ({ stream, char })));
+            let excess = model.filter((entry) => entry.stream === stream).length - pendingCap;
+            model = model.filter((entry) => entry.stream !== stream || excess-- <= 0);
+            if (drainAfter) {
+              drained += buffer.drainPending();
+              expected += model.map((entry) => entry.char).join("");
+              model = [];
+            }
+          }
+          drained += buffer.drainPending();
+          expected += model.map((entry) => entry.char).join("");
+          expect(drained).toBe(expected);
+          expect(new Set(drained).size).toBe(drained.length);
+        }),
+        { numRuns: 500 },
+      );
+    });
+  });
+
+  describe("cost in total output", () => {
+    it("retains the last 200000 characters of a 50 MB flood appended in 64 KB chunks", () => {
+      const cap = 200_000;
+      const buffer = new OutputBuffer({ aggregateCap: cap, pendingCap: 30_000 });
+      const chunkChars = 64 * 1024;
+      const chunkCount = Math.ceil((50 * 1024 * 1024) / chunkChars);
+      const chunks = Array.from({ length: 16 }, (_, k) => String.fromCharCode(0x61 + k).repeat(chunkChars));
+      for (let n = 0; n < chunkCount; n++) buffer.append(n % 2 === 0 ? "stdout" : "stderr", chunks[n % 16] ?? "");
+      let expected = "";
+      for (let n = chunkCount - 1; expected.length < cap; n--) expected = (chunks[n % 16] ?? "") + expected;
+      expect(buffer.aggregate).toBe(expected.slice(-cap));
+      expect(buffer.totalOutputChars).toBe(chunkCount * chunkChars);
+      expect(buffer.drainPending()).toBe(
+        (chunks[(chunkCount - 2) % 16] ?? "").slice(-30_000) + (chunks[(chunkCount - 1) % 16] ?? "").slice(-30_000),
+      );
+    });
+
+    it("serves the tail after every append of a 20 MB flood", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 200_000, pendingCap: 30_000 });
+      const chunkChars = 64 * 1024;
+      let last = "";
+      for (let written = 0, n = 0; written < 20 * 1024 * 1024; written += chunkChars, n++) {
+        last = `${n}`.padStart(chunkChars, ".");
+        buffer.append("stdout", last);
+        expect(buffer.tail).toBe(last.slice(-TAIL_CHARS));
+      }
+      expect(buffer.aggregate.endsWith(last)).toBe(true);
+    });
+
+    it("stays bounded under a flood of one-character appends", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 1000, pendingCap: 1000 });
+      for (let n = 0; n < 1_000_000; n++) buffer.append(n % 3 === 0 ? "stderr" : "stdout", String.fromCharCode(0x61 + (n % 26)));
+      expect(buffer.length).toBe(1000);
+      expect(buffer.tail.length).toBe(1000);
+      expect(buffer.drainPending().length).toBe(1000 + 1000);
+    });
+  });
+});
