@@ -18,6 +18,8 @@ export interface FakeExecutorSpec {
   exit?: { code: number | null; signal: string | null; delayMs?: number };
   /** When false the process has no kill handle (KILL-05). Default true. */
   killable?: boolean;
+  /** When true the process has a kill handle but never exits when signalled (KILL-11). Default false. */
+  ignoreSignals?: boolean;
   /** When set, `spawn` rejects with this message (RES-24). */
   rejectWith?: string;
   /** The pid the fake process reports; omit for none. */

@@ -1,0 +1,133 @@
+// The reference adapter: drives the real LangChain tools of this package with tool calls, so the kit checks
+// exactly what an agent sees (text = ToolMessage content, details = artifact, isError = status "error").
+import { EventEmitter } from "node:events";
+import type { ToolMessage } from "@langchain/core/messages";
+import type {
+  AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, ConformanceAdapter, ExecutorRequest,
+  StartOptions, ToolUpdate, WakeRequest,
+} from "../adapter.js";
+import { ExecToolkit } from "../../src/langchain/toolkit.js";
+import { attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine } from "../../src/engine/index.js";
+import { createFakeExecutor } from "./fake-executor.js";
+
+export default function createReferenceAdapter(): ConformanceAdapter {
+  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge"], start };
+}
+
+async function start(options: StartOptions): Promise<AdapterInstance> {
+  const wakes: WakeRequest[] = [];
+  const requests: ExecutorRequest[] = [];
+  const executors: { sandbox?: HostExecutor; node?: HostExecutor } = {};
+  if (options.executors?.sandbox) executors.sandbox = createFakeExecutor("sandbox", options.executors.sandbox, requests);
+  if (options.executors?.node) executors.node = createFakeExecutor("node", options.executors.node, requests);
+  const engine = createSessionEngine({
+    cwd: options.cwd,
+    env: options.env,
+    config: options.config,
+    executors,
+    onWake: (request) => void wakes.push(request),
+    ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
+  });
+  const toolkits = new Map<string, ExecToolkit>();
+  const toolkitFor = (call: CallOptions): ExecToolkit => {
+    const key = JSON.stringify([call.scope, call.processTool !== false, call.allowElevated === true]);
+    let toolkit = toolkits.get(key);
+    if (!toolkit) {
+      toolkit = new ExecToolkit({
+        engine, scopeKey: call.scope, processTool: call.processTool !== false, allowElevated: call.allowElevated === true,
+      });
+      toolkits.set(key, toolkit);
+    }
+    return toolkit;
+  };
+  let callCount = 0;
+  return {
+    async call(tool, args, call) {
+      const toolkit = toolkitFor(call);
+      const target = tool === "exec" ? toolkit.exec : toolkit.process;
+      if (!target) return { kind: "error", message: "The toolkit has no process tool." };
+      callCount += 1;
+      return invokeTool(target, args, call, `call-${callCount}`);
+    },
+    drainEvents: async (scope) => engine.drainSystemEvents(scope),
+    peekEvents: async (scope) => engine.peekSystemEvents(scope),
+    wakes: async () => [...wakes],
+    clearFinished: async (scope) => engine.clearFinishedSessions(scope),
+    liveSessionIds: async () => engine.liveSessionIds(),
+    executorRequests: async () => [...requests],
+    bridgeProbe: async (probe) => runBridgeProbe(probe),
+    dispose: () => engine.dispose(),
+  };
+}
+
+type Invocable = { invoke(input: unknown, config?: Record<string, unknown>): Promise<unknown> };
+
+async function invokeTool(
+  tool: Invocable, args: Record<string, unknown>, call: CallOptions, id: string,
+): Promise<CallOutcome> {
+  const updates: ToolUpdate[] = [];
+  const controller = new AbortController();
+  let abortTimer: NodeJS.Timeout | undefined;
+  if (call.abortAfterMs !== undefined) {
+    if (call.abortAfterMs <= 0) controller.abort();
+    else abortTimer = setTimeout(() => controller.abort(), call.abortAfterMs);
+  }
+  const callbacks = [{
+    handleCustomEvent(name: string, data: ToolUpdate) {
+      if (name === "exec_update") updates.push({ text: data.text, details: data.details });
+    },
+  }];
+  try {
+    const message = (await tool.invoke(
+      { type: "tool_call", id, name: (tool as { name?: string }).name, args },
+      { signal: controller.signal, callbacks },
+    )) as ToolMessage;
+    const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+    return { kind: "result", text, details: (message.artifact ?? {}) as Record<string, unknown>, isError: message.status === "error", updates };
+  } catch (error) {
+    const { message, name } = error as Error;
+    return { kind: "error", message: String(message), name };
+  } finally {
+    clearTimeout(abortTimer);
+  }
+}
+
+/** Runs the bridge helper against a fake child inside this (the host) process. */
+async function runBridgeProbe(probe: BridgeProbe): Promise<BridgeProbeResult> {
+  const forwarded: string[] = [];
+  const onSignal: string[] = [];
+  const child = Object.assign(new EventEmitter(), {
+    kill(signal: string) {
+      forwarded.push(signal);
+      if (probe.killThrows) throw new Error("kill failed");
+      return true;
+    },
+  });
+  const signals = (probe.signals ?? ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"]) as NodeJS.Signals[];
+  const baseline = new Map(signals.map((s) => [s, process.listenerCount(s)]));
+  const bridge = attachChildProcessBridge(child as never, {
+    ...(probe.signals ? { signals: probe.signals as NodeJS.Signals[] } : {}),
+    onSignal: (signal) => void onSignal.push(signal),
+  });
+  for (const step of probe.steps) {
+    if ("signal" in step) await deliverSignal(step.signal as NodeJS.Signals, baseline);
+    else if ("childEvent" in step) child.emit(step.childEvent, step.childEvent === "error" ? new Error("child error") : 0);
+    else bridge.detach();
+  }
+  const listenersLeft = signals.reduce((sum, s) => sum + process.listenerCount(s) - (baseline.get(s) ?? 0), 0);
+  bridge.detach();
+  return { forwarded, onSignal, hostAlive: true, listenersLeft };
+}
+
+/**
+ * A real signal when a bridge listener is attached for it, so KILL-20 is tested for real (the host survives).
+ * Without one nothing is sent: the bridge cannot forward it, and a real signal would end the test runner itself.
+ */
+async function deliverSignal(signal: NodeJS.Signals, baseline: Map<NodeJS.Signals, number>): Promise<void> {
+  const bridged = process.listenerCount(signal) > (baseline.get(signal) ?? process.listenerCount(signal));
+  if (!bridged) return;
+  await new Promise<void>((resolve) => {
+    process.once(signal, () => setImmediate(resolve));
+    process.kill(process.pid, signal);
+  });
+}

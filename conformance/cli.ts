@@ -1,0 +1,118 @@
+// The kit's command line: runs the conformance features against an implementation and writes the reports.
+import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** SPEC §0.4 / §0.8 item 2. */
+export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;
+export type Level = keyof typeof LEVEL_TAGS;
+
+const USAGE = `Usage: exec-process-conformance [options]
+
+  --adapter <module>     a module whose default export returns a ConformanceAdapter (default: the reference)
+  --command "<cmd>"      an implementation speaking the stdio protocol (conformance/PROTOCOL.md)
+  --level <level>        documented | compatibility | reference (default: reference)
+  --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
+  --parallel <n>         worker processes (default 1)
+  --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there
+  --call-timeout <ms>    per-call timeout for stdio implementations (default 30000)
+  --tolerance <ms>       upper-bound timing tolerance T (default 500)
+  --paths <glob>         feature files to run (default: all)
+  --help`;
+
+export interface CliOptions {
+  adapter?: string;
+  command?: string;
+  level: Level;
+  tags?: string;
+  parallel: number;
+  report?: string;
+  callTimeoutMs: number;
+  toleranceMs: number;
+  paths?: string[];
+}
+
+export function parseCli(argv: string[]): CliOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      adapter: { type: "string" }, command: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
+      parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
+      tolerance: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const level = (values.level ?? "reference") as Level;
+  if (!(level in LEVEL_TAGS)) throw new Error(`--level must be documented, compatibility or reference (got "${level}").`);
+  if (values.adapter && values.command) throw new Error("Give either --adapter or --command, not both.");
+  const options: CliOptions = {
+    level,
+    parallel: positiveInteger("--parallel", values.parallel ?? "1"),
+    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? "30000"),
+    toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
+  };
+  if (values.adapter) options.adapter = resolve(values.adapter);
+  if (values.command) options.command = values.command;
+  if (values.tags) options.tags = values.tags;
+  if (values.report) options.report = resolve(values.report);
+  if (values.paths) options.paths = values.paths.map((path) => resolve(path));
+  return options;
+}
+
+function positiveInteger(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number of at least 1 (got "${value}").`);
+  return n;
+}
+
+export function tagExpression(level: Level, extra: string | undefined): string {
+  const parts = [LEVEL_TAGS[level], extra].filter((part): part is string => Boolean(part));
+  return parts.map((part) => `(${part})`).join(" and ");
+}
+
+/** Runs the suite; resolves to true when every selected scenario passed. */
+export async function runConformance(options: CliOptions): Promise<boolean> {
+  if (options.adapter) process.env["CONFORMANCE_ADAPTER"] = options.adapter;
+  if (options.command) process.env["CONFORMANCE_COMMAND"] = options.command;
+  process.env["CONFORMANCE_CALL_TIMEOUT_MS"] = String(options.callTimeoutMs);
+  const files: Record<string, string> = {};
+  if (options.report) {
+    mkdirSync(options.report, { recursive: true });
+    files[join(options.report, "cucumber.html")] = "html";
+    files[join(options.report, "junit.xml")] = "junit";
+    files[join(options.report, "messages.ndjson")] = "message";
+  }
+  const { runConfiguration } = await loadConfiguration({
+    file: false,
+    provided: {
+      paths: options.paths ?? [join(PACKAGE_ROOT, "features/**/*.feature")],
+      import: [join(PACKAGE_ROOT, "step-definitions/support/register-tsx.mjs"), join(PACKAGE_ROOT, "step-definitions/**/*.ts")],
+      tags: tagExpression(options.level, options.tags),
+      parallel: options.parallel,
+      worldParameters: { toleranceMs: options.toleranceMs },
+      format: ["progress", ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
+    },
+  }, { cwd: PACKAGE_ROOT });
+  const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
+  return success;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCli(argv);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const success = await runConformance(options);
+  if (options.report) console.log(`\nConformance report written to ${options.report}`);
+  return success ? 0 : 1;
+}

@@ -1,0 +1,7 @@
+// langchain-exec-process: OpenClaw-style exec and process tools for LangChain.js and LangGraph.
+export { ExecToolkit, DEFAULT_SCOPE } from "./langchain/toolkit.js";
+export type { ExecToolkitOptions } from "./langchain/toolkit.js";
+export { ExecTool, ProcessTool } from "./langchain/tools.js";
+export { execSchema, execSyncSchema, processSchema } from "./langchain/schemas.js";
+export type { ExecInput, ProcessInput } from "./langchain/schemas.js";
+export * from "./engine/index.js";

@@ -1,0 +1,44 @@
+// zod 4 input schemas of the two tools (LC-10 … LC-15). Every field is optional() — never default(), which would
+// make it required in the JSON schema the model sees; defaults are applied by the engine. Unknown keys pass through.
+import { z } from "zod";
+import { EXEC_PARAMETERS as E, PROCESS_PARAMETERS as P } from "./descriptions.js";
+
+const execFields = {
+  command: z.string().describe(E.command),
+  workdir: z.string().optional().describe(E.workdir),
+  env: z.record(z.string(), z.string()).optional().describe(E.env),
+  yieldMs: z.number().optional().describe(E.yieldMs),
+  background: z.boolean().optional().describe(E.background),
+  timeoutSeconds: z.number().optional().describe(E.timeoutSeconds),
+  timeout: z.number().optional().describe(E.timeout),
+  pty: z.boolean().optional().describe(E.pty),
+  elevated: z.boolean().optional().describe(E.elevated),
+  host: z.string().optional().describe(E.host),
+  node: z.string().optional().describe(E.node),
+  title: z.string().optional().describe(E.title),
+};
+
+/** LC-10, LC-11. */
+export const execSchema = z.looseObject(execFields);
+
+/** LC-15: synchronous mode advertises no continuation options (values sent anyway still reach the engine). */
+export const execSyncSchema = z.looseObject((({ yieldMs: _y, background: _b, ...rest }) => rest)(execFields));
+
+/** LC-12, LC-13. */
+export const processSchema = z.looseObject({
+  action: z.string().describe(P.action),
+  sessionId: z.string().optional().describe(P.sessionId),
+  data: z.string().optional().describe(P.data),
+  eof: z.boolean().optional().describe(P.eof),
+  keys: z.array(z.string()).optional().describe(P.keys),
+  hex: z.array(z.string()).optional().describe(P.hex),
+  literal: z.string().optional().describe(P.literal),
+  text: z.string().optional().describe(P.text),
+  bracketed: z.boolean().optional().describe(P.bracketed),
+  offset: z.number().optional().describe(P.offset),
+  limit: z.number().optional().describe(P.limit),
+  timeout: z.union([z.number(), z.string()]).optional().describe(P.timeout),
+});
+
+export type ExecInput = z.infer<typeof execSchema>;
+export type ProcessInput = z.infer<typeof processSchema>;

@@ -1,0 +1,73 @@
+// ExecToolkit: exec + process bound to one engine and scope (LC-01 … LC-05, LC-18, LC-19, REG-13).
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { BaseToolkit, type StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import type { SessionEngine } from "../engine/index.js";
+import { threadIdOf } from "./tool-output.js";
+import { ExecTool, ProcessTool, type ToolBinding } from "./tools.js";
+
+export interface ExecToolkitOptions {
+  engine: SessionEngine;
+  /** An explicit, shared scope (LC-03). */
+  scopeKey?: string;
+  /** Scope `agent:<agentName>` when no scopeKey is given (LC-03). */
+  agentName?: string;
+  /** @default true. false: only exec, which then runs synchronously (LC-02). */
+  processTool?: boolean;
+  /** @default false. Enables `elevated: true` (LC-05). */
+  allowElevated?: boolean;
+  /** @default false. Calls with `configurable.thread_id` use scope `thread:<id>` (LC-04). */
+  scopeFromThread?: boolean;
+}
+
+export const DEFAULT_SCOPE = "default";
+
+export class ExecToolkit extends BaseToolkit {
+  readonly engine: SessionEngine;
+  readonly scopeKey: string;
+  readonly exec: ExecTool;
+  readonly process: ProcessTool | undefined;
+  tools: StructuredTool[];
+  /** The scope was derived (agent name), so resetting it cannot touch a shared scope (REG-13). */
+  readonly #derivedScope: boolean;
+  readonly #scopeFromThread: boolean;
+
+  constructor(options: ExecToolkitOptions) {
+    super();
+    this.engine = options.engine;
+    this.#derivedScope = options.scopeKey === undefined && options.agentName !== undefined;
+    this.scopeKey = options.scopeKey ?? (options.agentName !== undefined ? `agent:${options.agentName}` : DEFAULT_SCOPE);
+    this.#scopeFromThread = options.scopeFromThread === true;
+    const processToolAvailable = options.processTool !== false;
+    const binding: ToolBinding = {
+      engine: this.engine,
+      processToolAvailable,
+      allowElevated: options.allowElevated === true,
+      scopeFor: (config: ToolRunnableConfig | undefined) => this.#scopeFor(threadIdOf(config)),
+    };
+    this.exec = new ExecTool(binding);
+    this.process = processToolAvailable ? new ProcessTool(binding) : undefined;
+    this.tools = this.process ? [this.exec, this.process] : [this.exec];
+  }
+
+  override getTools(): StructuredTool[] {
+    return [...this.tools];
+  }
+
+  #scopeFor(threadId: string | undefined): string {
+    return this.#scopeFromThread && threadId !== undefined ? `thread:${threadId}` : this.scopeKey;
+  }
+
+  /** LC-18: the scope's queued exit events as one HumanMessage, or none. */
+  drainEventMessages(options: { threadId?: string } = {}): BaseMessage[] {
+    const scope = options.threadId !== undefined ? `thread:${options.threadId}` : this.scopeKey;
+    const events = this.engine.drainSystemEvents(scope);
+    if (events.length === 0) return [];
+    return [new HumanMessage({ content: events.map((event) => `System: ${event.text}`).join("\n") })];
+  }
+
+  /** REG-13: clears finished records of a derived scope; shared scopes are left alone (returns 0). */
+  resetSessionRecords(options: { threadId?: string } = {}): number {
+    if (options.threadId !== undefined) return this.engine.clearFinishedSessions(`thread:${options.threadId}`);
+    return this.#derivedScope ? this.engine.clearFinishedSessions(this.scopeKey) : 0;
+  }
+}
