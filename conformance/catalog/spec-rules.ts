@@ -1,0 +1,43 @@
+// Reads the rule lines of SPEC.md (`- **PREFIX-NN** [profile] statement`) into catalog entries.
+
+export type Profile = "doc" | "legacy-doc" | "upstream";
+export const PROFILES: readonly Profile[] = ["doc", "legacy-doc", "upstream"];
+
+export interface RuleEntry {
+  id: string;
+  prefix: string;
+  profile: Profile;
+  /** The SPEC chapter, e.g. "7. `process` actions", used to group the compliance matrix. */
+  chapter: string;
+  /** The SPEC section heading the rule stands under, e.g. "7.3 `poll`". */
+  section: string;
+  /** The first sentence of the rule, for one-line listings. */
+  summary: string;
+}
+
+const RULE_LINE = /^- \*\*([A-Z]+)-(\d+)\*\* \[(doc|legacy-doc|upstream)\] (.*)$/;
+const CHAPTER = /^## (\d+\. .*)$/;
+const SECTION = /^### (\d+\.\d+ .*)$/;
+
+export function parseSpecRules(markdown: string): RuleEntry[] {
+  const rules: RuleEntry[] = [];
+  let chapter = "";
+  let section = "";
+  for (const line of markdown.split("\n")) {
+    const chapterHeading = CHAPTER.exec(line)?.[1];
+    if (chapterHeading) section = chapter = chapterHeading.trim();
+    const sectionHeading = SECTION.exec(line)?.[1];
+    if (sectionHeading) section = sectionHeading.trim();
+    const match = RULE_LINE.exec(line);
+    if (!match) continue;
+    const [, prefix = "", number = "", profile = "doc", statement = ""] = match;
+    rules.push({ id: `${prefix}-${number}`, prefix, profile: profile as Profile, chapter, section, summary: firstSentence(statement) });
+  }
+  return rules;
+}
+
+function firstSentence(statement: string): string {
+  const end = statement.search(/(?<!\be\.g|\bi\.e)\.(\s|$)/);
+  const sentence = end === -1 ? statement : statement.slice(0, end + 1);
+  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm test`: type check, unit tests (vitest), then the conformance suite against the reference implementation,
+// in-process and over stdio. Ends with one plain line `total: N passed, N failed` (TOOLCHAIN.md, CI closing line).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const reports = "reports/test";
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const parallel = process.env.CONFORMANCE_PARALLEL ?? "4";
+const tally = { passed: 0, failed: 0 };
+const lines = [];
+
+function run(label, command, args) {
+  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, { stdio: "inherit" });
+  console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return status === 0;
+}
+
+function count(label, passed, failed) {
+  tally.passed += passed;
+  tally.failed += failed;
+  lines.push(`${label}: ${passed} passed, ${failed} failed`);
+}
+
+// 1. Type check: one check.
+const typed = run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
+count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
+
+// 2. Unit tests, counted from vitest's JSON report.
+const vitestJson = join(reports, "vitest.json");
+const unitOk = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+if (existsSync(vitestJson)) {
+  const report = JSON.parse(readFileSync(vitestJson, "utf8"));
+  count("unit tests", report.numPassedTests, report.numFailedTests + (unitOk || report.numFailedTests > 0 ? 0 : 1));
+} else {
+  count("unit tests", 0, 1);
+}
+
+// 3. Conformance, counted from the junit report of each run.
+for (const [label, extra] of [["conformance (in-process)", []]]) {
+  const dir = join(reports, label.replace(/\W+/g, "-"));
+  const ok = run(label, "node", ["conformance/bin.mjs", "--parallel", parallel, "--report", dir, ...extra]);
+  const junit = join(dir, "junit.xml");
+  if (existsSync(junit)) {
+    const { passed, failed } = junitCounts(readFileSync(junit, "utf8"));
+    count(label, passed, failed + (ok || failed > 0 ? 0 : 1));
+  } else {
+    count(label, 0, 1);
+  }
+}
+
+function junitCounts(xml) {
+  const cases = xml.match(/<testcase\b[\s\S]*?(?:\/>|<\/testcase>)/g) ?? [];
+  let passed = 0;
+  let failed = 0;
+  for (const testcase of cases) {
+    if (/<(failure|error)\b/.test(testcase)) failed += 1;
+    else if (!/<skipped\b/.test(testcase)) passed += 1;
+  }
+  return { passed, failed };
+}
+
+console.log(`\n${lines.join("\n")}`);
+console.log(`total: ${tally.passed} passed, ${tally.failed} failed`);
+process.exitCode = tally.failed > 0 ? 1 : 0;
