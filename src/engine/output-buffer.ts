@@ -179,7 +179,7 @@ export class OutputBuffer {
     while (i < stdout.items.length || j < stderr.items.length) {
       const stdoutSeq = stdout.seqs[i] ?? Infinity;
       const stderrSeq = stderr.seqs[j] ?? Infinity;
-      parts.push((stdoutSeq > stderrSeq ? stdout.items[i++] : stderr.items[j++]) ?? "");
+      parts.push((stdoutSeq < stderrSeq ? stdout.items[i++] : stderr.items[j++]) ?? "");
     }
     return parts.join("");
   }

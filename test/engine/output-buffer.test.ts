@@ -59,14 +59,16 @@ describe("OutputBuffer", () => {
       expect(buffer.tail).toBe("short\n");
     });
 
-    it("never splits a surrogate pair across pieces (OUT-07)", () => {
-      const buffer = new OutputBuffer({ aggregateCap: OUTPUT_PIECE_CHARS + 1, pendingCap: 10 });
-      const text = `${"a".repeat(OUTPUT_PIECE_CHARS - 1)}${EMOJI}b`;
+    it("keeps a surrogate pair that straddles the piece size intact (OUT-07)", () => {
+      const text = `${"a".repeat(OUTPUT_PIECE_CHARS - 1)}${EMOJI}b${"c".repeat(OUTPUT_PIECE_CHARS)}`;
+      const buffer = new OutputBuffer({ aggregateCap: 3 * OUTPUT_PIECE_CHARS, pendingCap: 3 * OUTPUT_PIECE_CHARS });
       buffer.append("stdout", text);
       expect(buffer.aggregate).toBe(text);
-      expect(buffer.aggregate.charCodeAt(0)).toBe(0x61);
-      buffer.append("stdout", "c");
-      expect(buffer.aggregate).toBe(`${"a".repeat(OUTPUT_PIECE_CHARS - 2)}${EMOJI}bc`);
+      expect(buffer.drainPending()).toBe(text);
+      const capped = new OutputBuffer({ aggregateCap: OUTPUT_PIECE_CHARS + 2, pendingCap: 10 });
+      capped.append("stdout", text);
+      expect(capped.aggregate).toBe(`b${"c".repeat(OUTPUT_PIECE_CHARS)}`);
+      expect(capped.aggregate).not.toMatch(/\p{Cs}/u);
     });
 
     it("rejects caps that are not positive integers", () => {
