@@ -2,6 +2,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseToolkit, type StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { SessionEngine } from "../engine/index.js";
+import { createExitEventMiddleware, createExitEventNode } from "./exit-events.js";
 import { threadIdOf } from "./tool-output.js";
 import { ExecTool, ProcessTool, type ToolBinding } from "./tools.js";
 
@@ -29,14 +30,15 @@ export class ExecToolkit extends BaseToolkit {
   tools: StructuredTool[];
   /** The scope was derived (agent name), so resetting it cannot touch a shared scope (REG-13). */
   readonly #derivedScope: boolean;
-  readonly #scopeFromThread: boolean;
+  /** Calls with `configurable.thread_id` use scope `thread:<id>` (LC-04). */
+  readonly scopeFromThread: boolean;
 
   constructor(options: ExecToolkitOptions) {
     super();
     this.engine = options.engine;
     this.#derivedScope = options.scopeKey === undefined && options.agentName !== undefined;
     this.scopeKey = options.scopeKey ?? (options.agentName !== undefined ? `agent:${options.agentName}` : DEFAULT_SCOPE);
-    this.#scopeFromThread = options.scopeFromThread === true;
+    this.scopeFromThread = options.scopeFromThread === true;
     const processToolAvailable = options.processTool !== false;
     const binding: ToolBinding = {
       engine: this.engine,
@@ -54,7 +56,7 @@ export class ExecToolkit extends BaseToolkit {
   }
 
   #scopeFor(threadId: string | undefined): string {
-    return this.#scopeFromThread && threadId !== undefined ? `thread:${threadId}` : this.scopeKey;
+    return this.scopeFromThread && threadId !== undefined ? `thread:${threadId}` : this.scopeKey;
   }
 
   /** LC-18: the scope's queued exit events as one HumanMessage, or none. */
@@ -63,6 +65,16 @@ export class ExecToolkit extends BaseToolkit {
     const events = this.engine.drainSystemEvents(scope);
     if (events.length === 0) return [];
     return [new HumanMessage({ content: events.map((event) => `System: ${event.text}`).join("\n") })];
+  }
+
+  /** LC-19: a createAgent middleware that hands queued exit events to the model before each call. */
+  createMiddleware() {
+    return createExitEventMiddleware(this);
+  }
+
+  /** The same for a hand-built LangGraph graph: a node to run before the model node. */
+  createExitEventNode() {
+    return createExitEventNode(this);
   }
 
   /** REG-13: clears finished records of a derived scope; shared scopes are left alone (returns 0). */

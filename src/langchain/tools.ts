@@ -4,6 +4,7 @@ import { StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { CallContext, SessionEngine, ToolResult } from "../engine/index.js";
 import { EXEC_DESCRIPTION, EXEC_SYNC_DESCRIPTION, PROCESS_DESCRIPTION } from "./descriptions.js";
 import { execSchema, execSyncSchema, processSchema } from "./schemas.js";
+import { assertValidInput } from "./schema-errors.js";
 import { toToolOutput } from "./tool-output.js";
 
 /** How a toolkit binds its tools to an engine. */
@@ -35,40 +36,52 @@ function progressListener(runManager: CallbackManagerForToolRun | undefined, con
   };
 }
 
-export class ExecTool extends StructuredTool {
-  readonly name = "exec";
-  readonly description: string;
-  readonly schema: typeof execSchema | typeof execSyncSchema;
+/** Input of `invoke`: plain arguments or a ToolCall carrying them. */
+function argsOf(input: unknown): unknown {
+  const call = input as { type?: unknown; args?: unknown } | null;
+  return call !== null && typeof call === "object" && call.type === "tool_call" ? call.args : input;
+}
+
+/** What both tools share: the content-and-artifact format, the binding, and clean schema errors. */
+abstract class SessionTool extends StructuredTool {
   override responseFormat = "content_and_artifact" as const;
-  readonly #binding: ToolBinding;
+  protected readonly binding: ToolBinding;
 
   constructor(binding: ToolBinding) {
     super();
-    this.#binding = binding;
+    this.binding = binding;
+  }
+
+  override async invoke(input: Parameters<StructuredTool["invoke"]>[0], config?: Parameters<StructuredTool["invoke"]>[1]) {
+    assertValidInput(this.name, this.schema as never, argsOf(input));
+    return super.invoke(input, config);
+  }
+}
+
+export class ExecTool extends SessionTool {
+  readonly name = "exec";
+  readonly description: string;
+  readonly schema: typeof execSchema | typeof execSyncSchema;
+
+  constructor(binding: ToolBinding) {
+    super(binding);
     this.description = binding.processToolAvailable ? EXEC_DESCRIPTION : EXEC_SYNC_DESCRIPTION; // LC-08
     this.schema = binding.processToolAvailable ? execSchema : execSyncSchema; // LC-15
   }
 
   protected async _call(input: Record<string, unknown>, runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
-    const ctx = callContext(this.#binding, config);
+    const ctx = callContext(this.binding, config);
     ctx.onUpdate = progressListener(runManager, config);
-    return toToolOutput(await this.#binding.engine.exec(input, ctx), this.name, config);
+    return toToolOutput(await this.binding.engine.exec(input, ctx), this.name, config);
   }
 }
 
-export class ProcessTool extends StructuredTool {
+export class ProcessTool extends SessionTool {
   readonly name = "process";
   readonly description = PROCESS_DESCRIPTION;
   readonly schema = processSchema;
-  override responseFormat = "content_and_artifact" as const;
-  readonly #binding: ToolBinding;
-
-  constructor(binding: ToolBinding) {
-    super();
-    this.#binding = binding;
-  }
 
   protected async _call(input: Record<string, unknown>, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
-    return toToolOutput(await this.#binding.engine.process(input, callContext(this.#binding, config)), this.name, config);
+    return toToolOutput(await this.binding.engine.process(input, callContext(this.binding, config)), this.name, config);
   }
 }
