@@ -98,7 +98,8 @@ async function waitInForeground(
     if (processToolAvailable) yieldTimer = setTimeout(() => resolve("yield"), call.yieldMs); // EXEC-42: none in sync mode
     if (ctx.signal) {
       onAbort = () => resolve("abort");
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
+      if (ctx.signal.aborted) onAbort(); // aborted while the command was being spawned
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
     }
   });
   clearTimeout(yieldTimer);

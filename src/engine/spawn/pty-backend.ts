@@ -7,6 +7,9 @@ import { processGroupsOfSession, sendSignal } from "./process-tree.js";
 
 type NodePty = typeof import("node-pty");
 
+/** How long completion waits after the terminal's exit event for output still in flight. */
+const EXIT_DRAIN_MS = 50;
+
 let loading: Promise<NodePty> | undefined;
 
 function loadNodePty(): Promise<NodePty> {
@@ -48,7 +51,8 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
     exited = true;
     sink.onExit();
     const [code, signalName] = exitFields(exitCode, signal);
-    sink.onComplete(code, signalName);
+    // The last chunk can arrive just after the exit event under load (TOOLCHAIN.md): let it drain first.
+    setTimeout(() => sink.onComplete(code, signalName), EXIT_DRAIN_MS);
   });
   const pid = terminal.pid;
   return {
