@@ -15,10 +15,6 @@ When("{float} seconds pass", async function (this: ConformanceWorld, seconds: nu
   await sleep(seconds * 1000);
 });
 
-When("{int} seconds pass", async function (this: ConformanceWorld, seconds: number) {
-  await sleep(seconds * 1000);
-});
-
 /** Waits until the session's process is confirmed exited (it leaves liveSessionIds, REG-14). */
 async function waitUntilFinished(world: ConformanceWorld, name: string): Promise<void> {
   const id = world.sessionId(name);
