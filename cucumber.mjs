@@ -1,6 +1,5 @@
 // Cucumber profiles of the conformance suite. The first import registers tsx so the steps load as TypeScript.
 const common = {
-  paths: ["features/**/*.feature"],
   import: ["step-definitions/support/register-tsx.mjs", "step-definitions/**/*.ts"],
   worldParameters: { toleranceMs: 500 },
   format: ["summary"],

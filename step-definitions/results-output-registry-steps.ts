@@ -75,9 +75,13 @@ async function listedIds(world: ConformanceWorld, scope: string): Promise<string
 
 // ---- series of sessions ----
 
+// The calls are concurrent (tool calls are independent, LC-24), so that many sessions start quickly.
 When("{int} background sessions run {string}", async function (this: ConformanceWorld, count: number, command: string) {
-  for (let i = 0; i < count; i += 1) {
-    await this.call("exec", { command: inline(this, command), background: true });
+  await this.ensureStarted(); // once, before the concurrent calls, so that they share one instance
+  const args = { command: inline(this, command), background: true };
+  const calls = Array.from({ length: count }, () => this.startCall("exec", args));
+  for (const timed of await Promise.all(calls)) {
+    this.record(timed);
     series(this).push(lastSessionId(this));
   }
 });

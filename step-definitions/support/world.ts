@@ -14,6 +14,7 @@ export interface TimedOutcome { outcome: CallOutcome; startedAt: number; duratio
 export class ConformanceWorld extends World<SuiteParameters> {
   adapter!: ConformanceAdapter;
   instance: AdapterInstance | undefined;
+  private starting: Promise<AdapterInstance> | undefined;
   readonly tempDirs: string[] = [];
   cwd = "";
   marker = "";
@@ -44,12 +45,16 @@ export class ConformanceWorld extends World<SuiteParameters> {
 
   /** Starts the implementation on first use, after the Given steps have shaped env and config. */
   async ensureStarted(): Promise<AdapterInstance> {
-    if (!this.instance) {
-      const options: StartOptions = { env: { ...this.env }, config: this.config, cwd: this.cwd };
-      if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
-      if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
-      this.instance = await this.adapter.start(options);
-    }
+    // One start even when several calls begin at once: they share the pending start.
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  private async start(): Promise<AdapterInstance> {
+    const options: StartOptions = { env: { ...this.env }, config: this.config, cwd: this.cwd };
+    if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
+    if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
+    this.instance = await this.adapter.start(options);
     return this.instance;
   }
 
