@@ -1,11 +1,21 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { levelSentence } from "./report/report-text.js";
+import { writeComplianceReport } from "./report/write-compliance-report.js";
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
+const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "features")) && existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return resolve(start, "..");
+  }
+}
 
 /** SPEC §0.4 / §0.8 item 2. */
 export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;
@@ -113,6 +123,17 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const success = await runConformance(options);
-  if (options.report) console.log(`\nConformance report written to ${options.report}`);
+  if (options.report) {
+    console.log(`\nConformance report written to ${options.report}`);
+    try {
+      const { markdownPath, matrix } = writeComplianceReport(options.report, {
+        cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
+      });
+      console.log(`Compliance matrix: ${markdownPath} (level reached: ${levelSentence(matrix)})`);
+    } catch (error) {
+      console.error(`Could not write the compliance matrix: ${(error as Error).message}`);
+      return 2;
+    }
+  }
   return success ? 0 : 1;
 }

@@ -1,0 +1,66 @@
+// The wording shared by compliance.md, compliance.html and the CLI line: verdict marks, the level sentence and
+// links into cucumber.html.
+import type { ComplianceMatrix, RuleVerdict, ScenarioLink } from "./compliance-matrix.js";
+import type { ScenarioStatus } from "./scenario-results.js";
+
+export const VERDICT_MARKS: Record<RuleVerdict, string> = {
+  passed: "✅",
+  failed: "❌",
+  skipped: "⏭️",
+  "not applicable": "➖",
+  "not run": "⏸️",
+  "no scenario": "∅",
+};
+
+/** How each verdict reads in the tables. */
+export const VERDICT_LABELS: Record<RuleVerdict, string> = {
+  passed: "passed",
+  failed: "failed",
+  skipped: "skipped",
+  "not applicable": "not applicable (capability missing)",
+  "not run": "not run (not selected)",
+  "no scenario": "no scenario",
+};
+
+export function scenarioStatusLabel(link: Pick<ScenarioLink, "status" | "cucumberStatus" | "capabilities">): string {
+  const status: ScenarioStatus = link.status;
+  if (status === "not applicable" && link.capabilities?.length) return `not applicable (needs ${link.capabilities.join(", ")})`;
+  if (status === "failed" && link.cucumberStatus && link.cucumberStatus !== "FAILED") {
+    return `failed (${link.cucumberStatus === "UNKNOWN" ? "did not finish" : link.cucumberStatus.toLowerCase()})`;
+  }
+  return status;
+}
+
+/** `features/poll.feature:42`, or the file alone when the line is unknown. */
+export function scenarioLocation(link: Pick<ScenarioLink, "uri" | "line">): string {
+  return link.line === undefined ? link.uri : `${link.uri}:${link.line}`;
+}
+
+/**
+ * A link into cucumber.html. Its search box takes its value from `?query=`; a tag expression such as `@POLL-14`
+ * filters the report to that rule's scenarios, and `#<scenario node id>` is the id of the scenario's heading.
+ */
+export function cucumberReportLink(ruleId: string, astNodeId?: string): string {
+  return `cucumber.html?query=${encodeURIComponent(`@${ruleId}`)}${astNodeId ? `#${encodeURIComponent(astNodeId)}` : ""}`;
+}
+
+/** True when the scenario ran, so cucumber.html shows it (scenarios that did not run are not in that report). */
+export function isInCucumberReport(link: Pick<ScenarioLink, "status">): boolean {
+  return link.status !== "not run";
+}
+
+/** "Documented", "Reference (3 rules not applicable: capability missing)", "none". */
+export function levelSentence(matrix: Pick<ComplianceMatrix, "level" | "notApplicableInLevel">): string {
+  const { level, notApplicableInLevel: count } = matrix;
+  if (level === "none" || count === 0) return level;
+  return `${level} (${count} ${count === 1 ? "rule" : "rules"} not applicable: capability missing)`;
+}
+
+/** "Documented + compatibility is not reached; rules blocking it: 2 failed, 1 not run." */
+export function nextLevelSentence(matrix: Pick<ComplianceMatrix, "nextLevel">): string | undefined {
+  const next = matrix.nextLevel;
+  if (!next) return undefined;
+  const parts = Object.entries(next.blockedBy).map(([verdict, count]) => `${count} ${verdict}`);
+  if (parts.length === 0) return `${next.name} is not reached: none of its rules passed.`;
+  return `${next.name} is not reached; rules blocking it: ${parts.join(", ")}.`;
+}
