@@ -15,8 +15,9 @@ Feature: send-keys
       Then the text contains "ready"
       When process is called with '{"action": "send-keys", "sessionId": "<id>", "keys": ["C-c"]}'
       Then the process action did not fail
-      When 1000 ms pass
-      Then the session is not live
+      When the session finishes
+      And the session is polled
+      Then the text contains "SIGINT"
 
     @KEYS-01 @doc @pty
     Scenario: C-c arrives as the byte 03

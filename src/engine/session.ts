@@ -70,6 +70,7 @@ export class Session {
   readonly #completionHandlers: Array<(session: Session) => void> = [];
   #timers: NodeJS.Timeout[] = [];
   #terminating = false;
+  #terminateOnAttach = false;
   #processExited = false;
   readonly completed: Promise<void>;
   #resolveCompleted!: () => void;
@@ -92,6 +93,8 @@ export class Session {
     this.pid = child.pid;
     this.pty = child.pty;
     this.cursorKeyMode = child.pty ? "unknown" : "normal"; // KEYS-12
+    // Termination requested while the process was being spawned (e.g. dispose): carry it out now.
+    if (this.#terminateOnAttach) this.#startTermination();
   }
 
   onComplete(handler: (session: Session) => void): void {
@@ -144,10 +147,20 @@ export class Session {
    */
   terminate(reason: TerminationReason): boolean {
     if (this.state !== "running") return true;
-    const signal = this.child?.signal;
-    if (!signal) return false;
+    if (!this.child) {
+      this.terminationReason ??= reason;
+      this.#terminateOnAttach = true;
+      return true;
+    }
+    if (!this.child.signal) return false;
     this.terminationReason ??= reason;
-    if (this.#terminating) return true; // KILL-04: the grace period is not restarted
+    this.#startTermination();
+    return true;
+  }
+
+  #startTermination(): void {
+    const signal = this.child?.signal;
+    if (!signal || this.#terminating || this.state !== "running") return; // KILL-04: the grace period is not restarted
     this.#terminating = true;
     if (this.#processExited) {
       this.#forceKill(signal); // KILL-12
@@ -155,7 +168,6 @@ export class Session {
       signal("SIGTERM");
       this.#schedule(KILL_GRACE_MS, () => this.#forceKill(signal), true);
     }
-    return true;
   }
 
   get terminationPending(): boolean {
