@@ -1,13 +1,27 @@
 // Resolves the implementation under test from the environment the kit's CLI sets for every worker.
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
-import type { AdapterFactory, ConformanceAdapter } from "./adapter.js";
+import type { AdapterFactory, Capability, ConformanceAdapter } from "./adapter.js";
+import { createStdioAdapter } from "./adapters/stdio-client.js";
+import { CAPABILITIES } from "./adapters/stdio-protocol.js";
 
-/** CONFORMANCE_ADAPTER: a module whose default export is an AdapterFactory. CONFORMANCE_COMMAND: a stdio program. */
+/** Per-request timeout of stdio implementations when CONFORMANCE_CALL_TIMEOUT_MS is not set. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * CONFORMANCE_ADAPTER: a module whose default export is an AdapterFactory. CONFORMANCE_COMMAND: a stdio program
+ * (PROTOCOL.md), with CONFORMANCE_CALL_TIMEOUT_MS, CONFORMANCE_CAPABILITIES and CONFORMANCE_COMMAND_CWD.
+ */
 export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<ConformanceAdapter> {
   const command = env["CONFORMANCE_COMMAND"];
   if (command) {
-    throw new Error("CONFORMANCE_COMMAND (stdio implementations) is not supported by this version of the kit yet.");
+    const capabilities = parseCapabilities(env["CONFORMANCE_CAPABILITIES"]);
+    return createStdioAdapter({
+      command,
+      callTimeoutMs: parseTimeout(env["CONFORMANCE_CALL_TIMEOUT_MS"]),
+      commandCwd: env["CONFORMANCE_COMMAND_CWD"] || process.cwd(),
+      ...(capabilities ? { capabilities } : {}),
+    });
   }
   const modulePath = env["CONFORMANCE_ADAPTER"] ?? new URL("./adapters/reference.ts", import.meta.url).pathname;
   const loaded = (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: AdapterFactory };
@@ -15,4 +29,25 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
     throw new Error(`The adapter module ${modulePath} must default-export a factory that returns a ConformanceAdapter.`);
   }
   return loaded.default();
+}
+
+function parseTimeout(value: string | undefined): number {
+  if (value === undefined || value === "") return DEFAULT_CALL_TIMEOUT_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1) {
+    throw new Error(`CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms, at least 1 (got "${value}").`);
+  }
+  return ms;
+}
+
+/** "pty,executor" or "pty executor"; "none" or "" = no capability; unset = ask the implementation. */
+function parseCapabilities(value: string | undefined): Capability[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(/[\s,]+/).filter((name) => name !== "" && name !== "none");
+  for (const name of names) {
+    if (!(CAPABILITIES as readonly string[]).includes(name)) {
+      throw new Error(`CONFORMANCE_CAPABILITIES names "${name}", which is not a capability; use ${CAPABILITIES.join(", ")} or none (e.g. "pty,executor").`);
+    }
+  }
+  return names as Capability[];
 }

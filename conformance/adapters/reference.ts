@@ -11,10 +11,15 @@ import { attachChildProcessBridge, createSessionEngine, type HostExecutor, type 
 import { createFakeExecutor } from "./fake-executor.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
-  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge"], start };
+  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge"], start: startReference };
 }
 
-async function start(options: StartOptions): Promise<AdapterInstance> {
+/** An instance whose calls also take an outside abort signal (the stdio server's `abort`, PROTOCOL.md). */
+export interface ReferenceInstance extends AdapterInstance {
+  call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions, signal?: AbortSignal): Promise<CallOutcome>;
+}
+
+export async function startReference(options: StartOptions): Promise<ReferenceInstance> {
   const wakes: WakeRequest[] = [];
   const requests: ExecutorRequest[] = [];
   const executors: { sandbox?: HostExecutor; node?: HostExecutor } = {};
@@ -42,12 +47,12 @@ async function start(options: StartOptions): Promise<AdapterInstance> {
   };
   let callCount = 0;
   return {
-    async call(tool, args, call) {
+    async call(tool, args, call, signal) {
       const toolkit = toolkitFor(call);
       const target = tool === "exec" ? toolkit.exec : toolkit.process;
       if (!target) return { kind: "error", message: "The toolkit has no process tool." };
       callCount += 1;
-      return invokeTool(target, args, call, `call-${callCount}`);
+      return invokeTool(target, args, call, `call-${callCount}`, signal);
     },
     drainEvents: async (scope) => engine.drainSystemEvents(scope),
     peekEvents: async (scope) => engine.peekSystemEvents(scope),
@@ -63,7 +68,7 @@ async function start(options: StartOptions): Promise<AdapterInstance> {
 type Invocable = { invoke(input: unknown, config?: Record<string, unknown>): Promise<unknown> };
 
 async function invokeTool(
-  tool: Invocable, args: Record<string, unknown>, call: CallOptions, id: string,
+  tool: Invocable, args: Record<string, unknown>, call: CallOptions, id: string, signal?: AbortSignal,
 ): Promise<CallOutcome> {
   const updates: ToolUpdate[] = [];
   const controller = new AbortController();
@@ -80,7 +85,7 @@ async function invokeTool(
   try {
     const message = (await tool.invoke(
       { type: "tool_call", id, name: (tool as { name?: string }).name, args },
-      { signal: controller.signal, callbacks },
+      { signal: signal ? AbortSignal.any([controller.signal, signal]) : controller.signal, callbacks },
     )) as ToolMessage;
     const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
     return { kind: "result", text, details: (message.artifact ?? {}) as Record<string, unknown>, isError: message.status === "error", updates };

@@ -1,0 +1,93 @@
+// The adapter for implementations in any language: a program that speaks the stdio protocol
+// (conformance/PROTOCOL.md), started once per scenario with the scenario's environment.
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import type { AdapterInstance, Capability, ConformanceAdapter, StartOptions } from "../adapter.js";
+import { StdioConnection } from "./stdio-connection.js";
+import { createStdioInstance, startImplementation } from "./stdio-instance.js";
+
+export interface StdioAdapterOptions {
+  /** The shell command that starts the implementation, run as `/bin/sh -c <command>`. */
+  command: string;
+  /** How long the kit waits for any answer, in ms (`--call-timeout`). */
+  callTimeoutMs: number;
+  /** The capabilities to assume; omitted = ask the implementation with a probe `start`. */
+  capabilities?: Capability[];
+  /** The directory the command runs in, so that relative paths in it work. @default process.cwd() */
+  commandCwd?: string;
+}
+
+export async function createStdioAdapter(options: StdioAdapterOptions): Promise<ConformanceAdapter> {
+  const command = resolveProgram(options.command, process.env["PATH"] ?? "");
+  const launch = (env: Record<string, string>): StdioConnection =>
+    new StdioConnection({ command, cwd: options.commandCwd ?? process.cwd(), env, timeoutMs: options.callTimeoutMs });
+  const capabilities = options.capabilities ?? await probeCapabilities(launch);
+  /** Starts in progress, by scenario cwd (see `start`). */
+  const starting = new Map<string, Promise<AdapterInstance>>();
+  return {
+    name: `stdio: ${options.command}`,
+    capabilities,
+    // A start takes a process start-up here, not a microtask as in-process, so a step may ask for the instance
+    // while another step's start is still running; both get the one instance of their scenario.
+    start(start: StartOptions): Promise<AdapterInstance> {
+      let instance = starting.get(start.cwd);
+      if (!instance) {
+        instance = startInstance(launch, start).finally(() => starting.delete(start.cwd));
+        starting.set(start.cwd, instance);
+      }
+      return instance;
+    },
+  };
+}
+
+async function startInstance(launch: (env: Record<string, string>) => StdioConnection, start: StartOptions): Promise<AdapterInstance> {
+  const { env, ...params } = start;
+  const connection = launch(env);
+  return createStdioInstance(connection, await startImplementation(connection, params));
+}
+
+/** Runs the implementation once with a neutral environment and reads the capabilities its `start` answers. */
+async function probeCapabilities(launch: (env: Record<string, string>) => StdioConnection): Promise<Capability[]> {
+  const root = mkdtempSync(join(tmpdir(), "exec-conformance-probe-"));
+  const cwd = join(root, "work");
+  const home = join(root, "home");
+  for (const dir of [cwd, home]) mkdirSync(dir);
+  const env = { PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", HOME: home, SHELL: "/bin/sh", TERM: "dumb", LANG: "C.UTF-8" };
+  try {
+    const connection = launch(env);
+    const capabilities = await startImplementation(connection, { config: {}, cwd });
+    await connection.end("after reading its capabilities"); // end of input: it disposes and exits
+    return capabilities;
+  } catch (error) {
+    (error as Error).message = `Reading the capabilities of the stdio implementation failed (set CONFORMANCE_CAPABILITIES to skip this probe).\n${(error as Error).message}`;
+    throw error;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Scenarios may set their own PATH (shell selection, EXEC-20 …), under which `node` or `python3` may not exist.
+ * So a command that starts with a bare program name gets that program's absolute path from the kit's own PATH,
+ * the way the user's shell would have found it; everything else in the command is left alone.
+ */
+export function resolveProgram(command: string, searchPath: string): string {
+  const match = /^(\s*)([\w.+-]+)(?=\s|$)/.exec(command);
+  if (!match) return command;
+  const [whole, indent, program] = match as unknown as [string, string, string];
+  for (const dir of searchPath.split(delimiter)) {
+    if (!dir.startsWith("/")) continue;
+    const candidate = join(dir, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (!statSync(candidate).isFile()) continue;
+    } catch {
+      continue;
+    }
+    return `${indent}${shellQuote(candidate)}${command.slice(whole.length)}`;
+  }
+  return command;
+}
+
+const shellQuote = (text: string): string => (/^[\w./+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);

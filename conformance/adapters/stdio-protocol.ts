@@ -1,0 +1,107 @@
+// The messages of the stdio protocol (conformance/PROTOCOL.md, conformance/protocol.schema.json), shared by the
+// kit's client (stdio-client.ts) and the reference server (stdio-server.ts).
+import type {
+  BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, Capability, ExecutorRequest, StartOptions, SystemEvent,
+  WakeRequest,
+} from "../adapter.js";
+
+/** `start`: everything of StartOptions except `env`, which is the implementation's own process environment. */
+export type StartParams = Omit<StartOptions, "env">;
+
+/** `call`: the tool, its arguments and the call's options; `abortAfterMs` becomes a separate `abort` request. */
+export interface CallParams extends Omit<CallOptions, "abortAfterMs"> {
+  tool: "exec" | "process";
+  args: Record<string, unknown>;
+}
+
+type NoParams = Record<string, never>;
+type Empty = Record<string, never>;
+
+/** Params and result of every method, by method name. */
+export interface ProtocolMethods {
+  start: { params: StartParams; result: { capabilities: Capability[] } };
+  call: { params: CallParams; result: CallOutcome };
+  abort: { params: { callId: number }; result: Empty };
+  drainEvents: { params: { scope: string }; result: { events: SystemEvent[] } };
+  peekEvents: { params: { scope: string }; result: { events: SystemEvent[] } };
+  wakes: { params: NoParams; result: { wakes: WakeRequest[] } };
+  clearFinished: { params: { scope: string }; result: { count: number } };
+  liveSessionIds: { params: NoParams; result: { ids: string[] } };
+  executorRequests: { params: NoParams; result: { requests: ExecutorRequest[] } };
+  bridgeProbe: { params: BridgeProbe; result: BridgeProbeResult };
+  dispose: { params: NoParams; result: Empty };
+}
+
+export type Method = keyof ProtocolMethods;
+export type ParamsOf<M extends Method> = ProtocolMethods[M]["params"];
+export type ResultOf<M extends Method> = ProtocolMethods[M]["result"];
+
+export const METHODS: readonly Method[] = [
+  "start", "call", "abort", "drainEvents", "peekEvents", "wakes", "clearFinished", "liveSessionIds",
+  "executorRequests", "bridgeProbe", "dispose",
+];
+
+export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge"];
+
+export interface ProtocolRequest { id: number; method: string; params?: Record<string, unknown> }
+
+export type ProtocolResponse =
+  | { id: number; result: Record<string, unknown> }
+  | { id: number; error: { message: string } };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isRequestId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** Parses one line of an implementation's stdout; throws an Error saying what is wrong with it. */
+export function parseResponse(line: string): ProtocolResponse {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    throw new Error("it is not JSON");
+  }
+  if (!isObject(message)) throw new Error("it is not a JSON object");
+  if (!isRequestId(message["id"])) throw new Error(`its "id" is not a request id (got ${JSON.stringify(message["id"])})`);
+  const hasResult = "result" in message;
+  const hasError = "error" in message;
+  if (hasResult === hasError) throw new Error('it must have exactly one of "result" and "error"');
+  if (hasResult) {
+    if (!isObject(message["result"])) throw new Error('its "result" is not a JSON object');
+    return { id: message["id"], result: message["result"] };
+  }
+  const error = message["error"];
+  if (!isObject(error) || typeof error["message"] !== "string") {
+    throw new Error('its "error" is not an object with a string "message"');
+  }
+  return { id: message["id"], error: { message: error["message"] } };
+}
+
+/** Parses one line of the kit's requests; throws an Error saying what is wrong, with the id when it has one. */
+export function parseRequest(line: string): ProtocolRequest {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    throw new RequestError(undefined, "the line is not JSON");
+  }
+  if (!isObject(message)) throw new RequestError(undefined, "the line is not a JSON object");
+  const id = isRequestId(message["id"]) ? message["id"] : undefined;
+  if (id === undefined) throw new RequestError(undefined, `"id" must be a whole number >= 0 (got ${JSON.stringify(message["id"])})`);
+  if (typeof message["method"] !== "string") throw new RequestError(id, '"method" must be a string');
+  const params = message["params"] ?? {};
+  if (!isObject(params)) throw new RequestError(id, '"params" must be a JSON object when present');
+  return { id, method: message["method"], params };
+}
+
+/** A request that cannot be served; `id` is known when the line had a usable one. */
+export class RequestError extends Error {
+  override name = "RequestError";
+  constructor(readonly id: number | undefined, message: string) {
+    super(message);
+  }
+}
+
+/** One protocol line: JSON.stringify never emits a raw newline, so each message stays on its line. */
+export const encodeLine = (message: ProtocolRequest | ProtocolResponse): string => `${JSON.stringify(message)}\n`;

@@ -1,0 +1,148 @@
+// The reference implementation behind the stdio protocol (conformance/PROTOCOL.md): each request line is served by
+// the reference adapter's own instance (reference.ts), concurrently, and answered when it is done.
+import type { Readable, Writable } from "node:stream";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { BridgeProbe, CallOptions } from "../adapter.js";
+import createReferenceAdapter, { startReference, type ReferenceInstance } from "./reference.js";
+import {
+  METHODS, RequestError, encodeLine, parseRequest, type Method, type ProtocolResponse, type StartParams,
+} from "./stdio-protocol.js";
+
+export interface StdioServerOptions {
+  input: Readable;
+  output: Writable;
+  /** Where diagnostics go (never the protocol's stdout). */
+  log: (line: string) => void;
+  /** The implementation's environment: the scenario's complete controlled environment, set by the kit. */
+  env: NodeJS.ProcessEnv;
+}
+
+type Handler = (params: Record<string, unknown>, id: number) => Promise<object>;
+
+/** Serves requests until the input ends; then the engine is disposed, so every session of the instance is gone. */
+export function serveStdio(options: StdioServerOptions): Promise<void> {
+  const { input, output, log } = options;
+  /** The instance, once `start` arrived; requests sent before it finished wait for it. */
+  let instance: Promise<ReferenceInstance> | undefined;
+  /** Abort controllers of the calls in flight, by request id. */
+  const inFlight = new Map<number, AbortController>();
+  /** Calls whose abort arrived together with them (the same read), so they start already aborted. */
+  const abortedOnArrival = new Set<number>();
+
+  const started = (): Promise<ReferenceInstance> => {
+    if (!instance) throw new Error('send "start" first');
+    return instance;
+  };
+  const handlers: Record<Method, Handler> = {
+    async start(params) {
+      if (instance) throw new Error('"start" was already sent');
+      instance = startReference({ ...(params as unknown as StartParams), env: stringEnv(options.env) });
+      await instance;
+      return { capabilities: createReferenceAdapter().capabilities };
+    },
+    async call(params, id) {
+      const { tool, args, ...call } = params as unknown as { tool: unknown; args: unknown } & CallOptions;
+      if (tool !== "exec" && tool !== "process") throw new Error(`"tool" must be "exec" or "process" (got ${JSON.stringify(tool)})`);
+      if (typeof args !== "object" || args === null || Array.isArray(args)) throw new Error('"args" must be a JSON object');
+      if (typeof call.scope !== "string") throw new Error('"scope" must be a string');
+      const controller = new AbortController();
+      if (abortedOnArrival.delete(id)) controller.abort(); // abortAfterMs 0: the signal is aborted when it starts
+      inFlight.set(id, controller);
+      try {
+        const target = await started();
+        return await target.call(tool, args as Record<string, unknown>, call, controller.signal);
+      } finally {
+        inFlight.delete(id);
+      }
+    },
+    async abort(params) {
+      inFlight.get(params["callId"] as number)?.abort(); // a call that already finished has nothing to abort
+      return {};
+    },
+    drainEvents: async (params) => ({ events: await (await started()).drainEvents(scopeOf(params)) }),
+    peekEvents: async (params) => ({ events: await (await started()).peekEvents(scopeOf(params)) }),
+    wakes: async () => ({ wakes: await (await started()).wakes() }),
+    clearFinished: async (params) => ({ count: await (await started()).clearFinished(scopeOf(params)) }),
+    liveSessionIds: async () => ({ ids: await (await started()).liveSessionIds() }),
+    executorRequests: async () => ({ requests: await (await started()).executorRequests!() }),
+    bridgeProbe: async (params) => (await started()).bridgeProbe!(params as unknown as BridgeProbe),
+    // The engine is disposed; the process keeps serving (calls now reject, KILL-15) until stdin ends.
+    dispose: async () => (await (await started()).dispose(), {}),
+  };
+
+  const disposeInstance = async (): Promise<void> => {
+    const ready = await instance?.catch(() => undefined); // a failed start has nothing to dispose
+    await ready?.dispose();
+  };
+
+  return new Promise<void>((resolve) => {
+    const send = (response: ProtocolResponse): void => void output.write(encodeLine(response));
+    const serve = async (line: string): Promise<void> => {
+      let id: number | undefined;
+      try {
+        const request = parseRequest(line);
+        id = request.id;
+        if (!(METHODS as readonly string[]).includes(request.method)) {
+          throw new Error(`unknown method ${JSON.stringify(request.method)}; known: ${METHODS.join(", ")}`);
+        }
+        const result = await handlers[request.method as Method](request.params ?? {}, request.id);
+        send({ id: request.id, result: result as Record<string, unknown> });
+      } catch (error) {
+        id ??= error instanceof RequestError ? error.id : undefined;
+        const message = error instanceof Error ? error.message : String(error);
+        if (id === undefined) log(`stdio-server: ignored a request line: ${message}: ${line.slice(0, 200)}`);
+        else send({ id, error: { message } });
+      }
+    };
+    // Requests start in the order they arrive, one per event-loop turn, so each one gets going (an exec reaches
+    // the engine) before the next starts, as tool calls of successive steps do in-process. They then run
+    // concurrently and are answered as they finish.
+    let queue = Promise.resolve();
+    let buffered = "";
+    input.setEncoding("utf8");
+    input.on("data", (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      const requests = lines.filter((line) => line.trim() !== "");
+      for (const callId of abortsIn(requests)) abortedOnArrival.add(callId);
+      for (const line of requests) {
+        queue = queue.then(async () => {
+          await nextTurn();
+          void serve(line);
+        });
+      }
+    });
+    // The kit closes stdin to end the process; the engine is disposed first if no `dispose` came.
+    input.once("end", () => {
+      void queue.then(() => disposeInstance())
+        .catch((error) => log(`stdio-server: dispose at the end of input failed: ${String(error)}`))
+        .finally(() => resolve());
+    });
+  });
+}
+
+/** Calls aborted by a later line of the same read: the kit writes `abort` right behind a call for abortAfterMs 0. */
+function abortsIn(lines: string[]): number[] {
+  const calls = new Set<number>();
+  const aborted: number[] = [];
+  for (const line of lines) {
+    try {
+      const { id, method, params } = parseRequest(line);
+      if (method === "call") calls.add(id);
+      if (method === "abort" && calls.has(params?.["callId"] as number)) aborted.push(params?.["callId"] as number);
+    } catch {
+      // served (and answered) as an invalid request later
+    }
+  }
+  return aborted;
+}
+
+function scopeOf(params: Record<string, unknown>): string {
+  if (typeof params["scope"] !== "string") throw new Error(`"scope" must be a string (got ${JSON.stringify(params["scope"])})`);
+  return params["scope"];
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

@@ -1,0 +1,95 @@
+// PROTOCOL.md and protocol.schema.json describe the same protocol the code speaks: the example exchange is valid
+// against the schema, the schema knows every method, and the Python skeleton of the document serves the kit.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createStdioAdapter } from "../../conformance/adapters/stdio-client.js";
+import type { StdioInstance } from "../../conformance/adapters/stdio-instance.js";
+import { METHODS } from "../../conformance/adapters/stdio-protocol.js";
+import { protocolSchema, validate } from "./helpers/json-schema-subset.js";
+import { createScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
+
+const protocolDoc = readFileSync(fileURLToPath(new URL("../../conformance/PROTOCOL.md", import.meta.url)), "utf8");
+
+/** The lines of the fenced blocks under a heading of PROTOCOL.md. */
+function fencedBlocks(heading: string): string[] {
+  const section = protocolDoc.split(/^## /m).find((part) => part.startsWith(heading));
+  if (!section) throw new Error(`PROTOCOL.md has no section "${heading}"`);
+  return [...section.matchAll(/```\w*\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+describe("PROTOCOL.md", () => {
+  it("has an example exchange whose every line is valid against protocol.schema.json", () => {
+    const methods = new Map<number, string>();
+    const lines = fencedBlocks("7. A complete exchange").flatMap((block) => block.split("\n"));
+    const messages = lines.filter((line) => /^[→←] /.test(line));
+    expect(messages.length).toBeGreaterThan(10);
+    for (const line of messages) {
+      const message = JSON.parse(line.slice(2)) as { id: number; method?: string; result?: unknown };
+      if (line.startsWith("→")) {
+        expect(validate(message, "request"), line).toEqual([]);
+        methods.set(message.id, message.method!);
+      } else {
+        expect(validate(message, "response"), line).toEqual([]);
+        if (message.result) expect(validate(message.result, `${methods.get(message.id)}Result`), line).toEqual([]);
+      }
+    }
+  });
+
+  it("and the schema name the same methods as the code, each with its params and result", () => {
+    const { $defs } = protocolSchema as { $defs: Record<string, { properties?: { method?: { enum: string[] } } }> };
+    expect($defs["request"]?.properties?.method?.enum).toEqual([...METHODS]);
+    for (const method of METHODS) {
+      expect(protocolDoc).toContain(`| \`${method}\` |`);
+      expect($defs[`${method}Result`], method).toBeDefined();
+    }
+  });
+});
+
+const python = (() => {
+  try {
+    execFileSync("python3", ["--version"]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.runIf(python)("the Python skeleton of PROTOCOL.md", () => {
+  let scenario: ScenarioEnv;
+  beforeEach(() => {
+    scenario = createScenarioEnv();
+  });
+  afterEach(async () => {
+    expect(await scenario.survivors()).toEqual([]);
+    scenario.cleanup();
+  });
+
+  it("serves the kit: start, a call, an already aborted call, dispose and the end of input", async () => {
+    const [skeleton] = fencedBlocks("8. A Python skeleton");
+    const stubEngine = [
+      "class MyEngine:",
+      "    def __init__(self, **options): self.options = options",
+      "    def call(self, tool, args, scope, process_tool, allow_elevated, abort):",
+      "        if abort.wait(0.5): return {'kind': 'error', 'message': 'Tool execution was aborted', 'name': 'AbortError'}",
+      "        return {'kind': 'result', 'text': self.options['cwd'] + ' ' + self.options['env']['HOME'], 'details': {}, 'isError': False, 'updates': []}",
+      "    def live_session_ids(self): return []",
+      "    def dispose(self): pass",
+      "",
+    ].join("\n");
+    const program = join(scenario.cwd, "..", "impl.py");
+    writeFileSync(program, `${stubEngine}\n${skeleton!}`);
+    const adapter = await createStdioAdapter({ command: `python3 ${program}`, callTimeoutMs: 10_000 });
+    expect(adapter.capabilities).toEqual(["pty"]);
+    const instance = (await adapter.start({ env: scenario.env, config: {}, cwd: scenario.cwd })) as StdioInstance;
+    expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" }))
+      .toEqual({ kind: "result", text: `${scenario.cwd} ${scenario.env["HOME"]}`, details: {}, isError: false, updates: [] });
+    expect(await instance.call("exec", { command: "echo hi" }, { scope: "main", abortAfterMs: 0 }))
+      .toMatchObject({ kind: "error", name: "AbortError" });
+    await instance.dispose();
+    expect(await instance.liveSessionIds()).toEqual([]);
+    await instance.close();
+  });
+});

@@ -1,0 +1,147 @@
+// The kit's stdio adapter: against the reference server, and against tiny broken implementations
+// (test/conformance/fixtures) whose every failure must become a clear error, never a hang.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AdapterInstance, ConformanceAdapter } from "../../conformance/adapter.js";
+import { createStdioAdapter, resolveProgram } from "../../conformance/adapters/stdio-client.js";
+import type { StdioProtocolError } from "../../conformance/adapters/stdio-error.js";
+import type { StdioInstance } from "../../conformance/adapters/stdio-instance.js";
+import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
+import { createScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
+
+const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const fixture = (name: string): string => `node ${fileURLToPath(new URL(`./fixtures/${name}.mjs`, import.meta.url))}`;
+
+let scenario: ScenarioEnv;
+beforeEach(() => {
+  scenario = createScenarioEnv();
+});
+afterEach(async () => {
+  expect(await scenario.survivors()).toEqual([]);
+  scenario.cleanup();
+});
+
+const startIn = (adapter: ConformanceAdapter): Promise<AdapterInstance> =>
+  adapter.start({ env: scenario.env, config: { tools: { exec: {} } }, cwd: scenario.cwd });
+
+/** The rejection of `promise`, which must come within `withinMs`. */
+async function rejectionOf(promise: Promise<unknown>, withinMs: number): Promise<StdioProtocolError> {
+  const startedAt = Date.now();
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  expect(Date.now() - startedAt).toBeLessThan(withinMs);
+  expect(error).toBeInstanceOf(Error);
+  return error as StdioProtocolError;
+}
+
+describe("createStdioAdapter with the reference stdio server", () => {
+  it("reads the capabilities with a probe, runs calls, aborts one at once, and ends after dispose", async () => {
+    const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT });
+    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge"]);
+    const instance = await startIn(adapter);
+    expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" })).toMatchObject({ kind: "result", text: "hi" });
+    const aborted = await instance.call("exec", { command: "sleep 5; touch late" }, { scope: "main", abortAfterMs: 0 });
+    expect(aborted).toEqual({ kind: "error", message: "Tool execution was aborted", name: "AbortError" });
+    expect(instance.executorRequests).toBeTypeOf("function");
+    await instance.dispose();
+    expect(await instance.liveSessionIds()).toEqual([]); // still answering after dispose (KILL-15 scenarios)
+    await (instance as StdioInstance).close();
+    await expect(instance.liveSessionIds()).rejects.toThrow(/was ended by the kit at the end of the scenario/);
+  });
+
+  it("ends the implementation by itself shortly after the last dispose", async () => {
+    const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, capabilities: [] });
+    const instance = await startIn(adapter);
+    await instance.call("exec", { command: "sleep 30", background: true }, { scope: "main" });
+    await instance.dispose();
+    // afterEach: no process with the scenario's marker survives (the survivor check waits up to 3 s)
+  });
+});
+
+describe("the stdio client's failure handling", () => {
+  it("fails a call that gets no answer with a timeout error that shows the stderr tail", async () => {
+    const adapter = await createStdioAdapter({ command: fixture("never-answers-calls"), callTimeoutMs: 3000 });
+    expect(adapter.capabilities).toEqual([]);
+    const instance = await startIn(adapter);
+    const error = await rejectionOf(instance.call("exec", { command: "echo hi" }, { scope: "main" }), 20_000);
+    expect(error.failure).toBe("timeout");
+    expect(error.message).toMatch(/never-answers-calls\.mjs` did not answer "call" \(request 2\) within 3000 ms/);
+    expect(error.message).toContain("never-answers-calls: received call");
+    await instance.dispose();
+    await (instance as StdioInstance).close();
+  });
+
+  it("fails start with a timeout and kills the implementation when start gets no answer", async () => {
+    const adapter = await createStdioAdapter({ command: fixture("never-answers"), callTimeoutMs: 2000, capabilities: [] });
+    const error = await rejectionOf(startIn(adapter), 20_000);
+    expect(error.message).toMatch(/did not answer "start" \(request 1\) within 2000 ms/);
+    expect(error.message).toContain("never-answers: up, and not answering");
+  });
+
+  it("fails the call and kills the implementation when it prints a line that is not a protocol response", async () => {
+    const adapter = await createStdioAdapter({ command: fixture("prints-garbage"), callTimeoutMs: 10_000 });
+    expect(adapter.capabilities).toEqual(["pty"]);
+    const instance = await startIn(adapter);
+    const error = await rejectionOf(instance.call("exec", { command: "echo hi" }, { scope: "main" }), 10_000);
+    expect(error.failure).toBe("malformed-line");
+    expect(error.message).toContain('wrote a line to stdout that is not a protocol response (it is not JSON): "Starting the engine... done"');
+    expect(error.message).toContain("prints-garbage: about to print a log line to stdout");
+    await expect(instance.liveSessionIds()).rejects.toBe(error);
+    await instance.dispose().catch(() => {}); // already reported through the call
+  });
+
+  it("fails the call with the exit code and the stderr tail when the implementation crashes mid-call", async () => {
+    const adapter = await createStdioAdapter({ command: fixture("crashes-mid-call"), callTimeoutMs: 10_000 });
+    const instance = await startIn(adapter);
+    const error = await rejectionOf(instance.call("process", { action: "list" }, { scope: "main" }), 10_000);
+    expect(error.failure).toBe("exited");
+    expect(error.message).toMatch(/exited with code 3 while "call" \(request 2\) was waiting for an answer\./);
+    expect(error.message).toContain("crashes-mid-call: Traceback (most recent call last): engine exploded");
+  });
+
+  it("fails the capability probe with the reason when the command cannot run", async () => {
+    const error = await rejectionOf(createStdioAdapter({ command: "no-such-implementation --serve", callTimeoutMs: 5000 }), 20_000);
+    expect(error.message).toContain("Reading the capabilities of the stdio implementation failed");
+    expect(error.message).toMatch(/exited with code 127 while "start" \(request 1\) was waiting/);
+    expect(error.message).toContain("not found");
+  });
+});
+
+describe("resolveProgram", () => {
+  const path = `/nonexistent:${process.env["PATH"]}`;
+  const node = execFileSync("/bin/sh", ["-c", "command -v node"], { env: { PATH: path } }).toString().trim();
+  it.each([
+    ["node x.mjs", "<node> x.mjs"],
+    ["  node", "  <node>"],
+    ["./impl --serve", "./impl --serve"],
+    ["/opt/impl", "/opt/impl"],
+    ["exec node x.mjs", "exec node x.mjs"],
+    ["FOO=1 node x.mjs", "FOO=1 node x.mjs"],
+    ["no-such-program-here arg", "no-such-program-here arg"],
+  ])("turns %j into %j, looking the program up on the kit's PATH", (command, expected) => {
+    expect(resolveProgram(command, path)).toBe(expected.replace("<node>", node));
+  });
+});
+
+describe("loadAdapterFromEnvironment with CONFORMANCE_COMMAND", () => {
+  const env = { CONFORMANCE_COMMAND: "node conformance/stdio-server.mjs", CONFORMANCE_CALL_TIMEOUT_MS: "5000" };
+
+  it.each([["none", []], ["", []], ["pty,executor", ["pty", "executor"]], ["bridge pty", ["pty", "bridge"]]])(
+    "takes CONFORMANCE_CAPABILITIES=%j as %j without a probe",
+    async (value, expected) => {
+      const adapter = await loadAdapterFromEnvironment({ ...env, CONFORMANCE_CAPABILITIES: value });
+      expect([...adapter.capabilities].sort()).toEqual([...expected].sort());
+      expect(adapter.name).toBe("stdio: node conformance/stdio-server.mjs");
+    },
+  );
+
+  it("names the valid capabilities when CONFORMANCE_CAPABILITIES has an unknown one", async () => {
+    await expect(loadAdapterFromEnvironment({ ...env, CONFORMANCE_CAPABILITIES: "pty,gpu" }))
+      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge or none');
+  });
+
+  it("rejects a CONFORMANCE_CALL_TIMEOUT_MS that is not a whole number", async () => {
+    await expect(loadAdapterFromEnvironment({ ...env, CONFORMANCE_CALL_TIMEOUT_MS: "30s" }))
+      .rejects.toThrow('CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms, at least 1 (got "30s")');
+  });
+});
