@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: type check, unit tests (vitest), then the conformance suite against the reference implementation,
 // in-process and over stdio. Ends with one plain line `total: N passed, N failed` (TOOLCHAIN.md, CI closing line).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const reports = "reports/test";
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
-const parallel = process.env.CONFORMANCE_PARALLEL ?? "4";
+const parallel = process.env.CONFORMANCE_PARALLEL ?? "8";
+const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "4";
 // Upper-bound timing tolerance T (SPEC §0.8): generous here, so that a loaded CI machine cannot fail a timing bound.
 const tolerance = process.env.CONFORMANCE_TOLERANCE_MS ?? "1500";
 const tally = { passed: 0, failed: 0 };
@@ -44,21 +45,43 @@ if (existsSync(vitestJson)) {
 
 // 3. Conformance, counted from the junit report of each run. Over stdio the reference runs as a separate program
 // (conformance/PROTOCOL.md); its per-call timeout must exceed the longest legitimate call, the 30 s poll clamp.
+// The two runs go side by side: the in-process one mostly waits on sleeping commands, the stdio one mostly starts
+// implementation processes. Each run's output goes to its log file; a failed run's summary is printed.
 const stdioServer = `"${process.execPath}" "${resolve("conformance/stdio-server.mjs")}"`;
 const runs = [
-  ["conformance (in-process)", []],
-  ["conformance (stdio)", ["--command", stdioServer, "--call-timeout", "60000"]],
+  ["conformance (in-process)", ["--parallel", parallel]],
+  ["conformance (stdio)", ["--parallel", stdioParallel, "--command", stdioServer, "--call-timeout", "60000"]],
 ];
-for (const [label, extra] of runs) {
+const results = await Promise.all(runs.map(async ([label, extra]) => {
   const dir = join(reports, label.replace(/\W+/g, "-"));
-  const ok = run(label, "node", ["conformance/bin.mjs", "--parallel", parallel, "--tolerance", tolerance, "--report", dir, ...extra]);
+  mkdirSync(dir, { recursive: true });
+  const log = join(dir, "output.log");
+  console.log(`\n=== ${label}: started, output in ${log}`);
+  const started = Date.now();
+  const status = await runToFile("node", ["conformance/bin.mjs", "--tolerance", tolerance, "--report", dir, ...extra], log);
+  console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { label, dir, log, ok: status === 0 };
+}));
+for (const { label, dir, log, ok } of results) {
   const junit = join(dir, "junit.xml");
+  if (!ok) console.log(`\n--- ${label}: end of ${log}\n${readFileSync(log, "utf8").split("\n").slice(-60).join("\n")}`);
   if (existsSync(junit)) {
     const { passed, failed } = junitCounts(readFileSync(junit, "utf8"));
     count(label, passed, failed + (ok || failed > 0 ? 0 : 1));
   } else {
     count(label, 0, 1);
   }
+}
+
+function runToFile(command, args, file) {
+  return new Promise((resolveRun) => {
+    const out = openSync(file, "w");
+    const child = spawn(command, args, { stdio: ["ignore", out, out] });
+    child.once("exit", (code) => {
+      closeSync(out);
+      resolveRun(code);
+    });
+  });
 }
 
 function junitCounts(xml) {
