@@ -106,6 +106,8 @@ export interface AdapterInstance {
   bridgeProbe?(probe: BridgeProbe): Promise<BridgeProbeResult>;
   /** Ends every live process of this instance. */
   dispose(): Promise<void>;
+  /** Optional: the scenario is over; release the instance at once (a stdio implementation's process ends). */
+  close?(): Promise<void>;
 }
 
 /** An adapter module's default export. */

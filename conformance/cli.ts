@@ -29,7 +29,7 @@ const USAGE = `Usage: exec-process-conformance [options]
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
   --parallel <n>         worker processes (default 1)
   --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there
-  --call-timeout <ms>    per-call timeout for stdio implementations (default 30000)
+  --call-timeout <ms>    per-call timeout for stdio implementations (default 60000, above the 30 s poll clamp)
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
   --paths <glob>         feature files to run (default: all)
   --help`;
@@ -65,7 +65,7 @@ export function parseCli(argv: string[]): CliOptions {
   const options: CliOptions = {
     level,
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
-    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? "30000"),
+    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? "60000"),
     toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
   };
   if (values.adapter) options.adapter = resolve(values.adapter);
@@ -90,7 +90,11 @@ export function tagExpression(level: Level, extra: string | undefined): string {
 /** Runs the suite; resolves to true when every selected scenario passed. */
 export async function runConformance(options: CliOptions): Promise<boolean> {
   if (options.adapter) process.env["CONFORMANCE_ADAPTER"] = options.adapter;
-  if (options.command) process.env["CONFORMANCE_COMMAND"] = options.command;
+  if (options.command) {
+    process.env["CONFORMANCE_COMMAND"] = options.command;
+    // Workers run in the package folder: a relative --command is meant from where the kit was started.
+    process.env["CONFORMANCE_COMMAND_CWD"] ??= process.cwd();
+  }
   process.env["CONFORMANCE_CALL_TIMEOUT_MS"] = String(options.callTimeoutMs);
   const files: Record<string, string> = {};
   if (options.report) {

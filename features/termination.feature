@@ -62,6 +62,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Given an executable file "stubborn.sh" containing:
         """
         #!/bin/sh
+        exec 2>/dev/null
         trap 'sleep 2; exit 0' TERM
         while :; do sleep 0.1; done
         """

@@ -48,7 +48,10 @@ Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
 
 After(async function (this: ConformanceWorld) {
   await Promise.allSettled([...this.started.values()]);
-  if (this.instance) await this.instance.dispose();
+  if (this.instance) {
+    await this.instance.dispose();
+    await this.instance.close?.();
+  }
   const survivors = this.marker ? await findSurvivors(this.marker) : [];
   if (survivors.length > 0) killSurvivors(survivors);
   for (const dir of this.tempDirs) rmSync(dir, { recursive: true, force: true });
