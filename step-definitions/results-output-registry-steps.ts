@@ -65,14 +65,6 @@ function seriesRange(world: ConformanceWorld, from: string, to: string): string[
   return ids;
 }
 
-async function listedIds(world: ConformanceWorld, scope: string): Promise<string[]> {
-  const instance = await world.ensureStarted();
-  const outcome = await instance.call("process", { action: "list" }, { scope, processTool: true });
-  assert.equal(outcome.kind, "result");
-  const sessions = (outcome as { details: { sessions?: Array<{ sessionId: string }> } }).details.sessions ?? [];
-  return sessions.map((s) => s.sessionId);
-}
-
 // ---- series of sessions ----
 
 // The calls are concurrent (tool calls are independent, LC-24), so that many sessions start quickly.
@@ -114,19 +106,19 @@ Then("no series session has the id remembered as {string}", function (this: Conf
 });
 
 Then("the sessions {string} to {string} are listed in scope {string}", async function (this: ConformanceWorld, from: string, to: string, scope: string) {
-  const listed = new Set(await listedIds(this, scope));
+  const listed = new Set(await this.listedSessionIds(scope));
   const missing = seriesRange(this, from, to).filter((id) => !listed.has(id));
   assert.deepEqual(missing, [], `sessions ${from}…${to} missing from the list of scope ${scope}`);
 });
 
 Then("the sessions {string} to {string} are not listed in scope {string}", async function (this: ConformanceWorld, from: string, to: string, scope: string) {
-  const listed = new Set(await listedIds(this, scope));
+  const listed = new Set(await this.listedSessionIds(scope));
   const present = seriesRange(this, from, to).filter((id) => listed.has(id));
   assert.deepEqual(present, [], `sessions ${from}…${to} should not be listed in scope ${scope}`);
 });
 
 Then("the number of sessions listed in scope {string} is {int}", async function (this: ConformanceWorld, scope: string, count: number) {
-  assert.equal((await listedIds(this, scope)).length, count);
+  assert.equal((await this.listedSessionIds(scope)).length, count);
 });
 
 // ---- long exact texts ----

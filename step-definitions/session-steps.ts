@@ -4,28 +4,20 @@ import assert from "node:assert/strict";
 import { block, parseJsonArgs, partialMatch, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
 
-async function listedIds(world: ConformanceWorld, scope: string): Promise<string[]> {
-  const instance = await world.ensureStarted();
-  const outcome = await instance.call("process", { action: "list" }, { scope, processTool: true });
-  assert.equal(outcome.kind, "result");
-  const sessions = (outcome as { details: { sessions?: Array<{ sessionId: string }> } }).details.sessions ?? [];
-  return sessions.map((s) => s.sessionId);
-}
-
 Then("the session is listed", async function (this: ConformanceWorld) {
-  assert.ok((await listedIds(this, this.scope)).includes(this.sessionId()));
+  assert.ok((await this.listedSessionIds(this.scope)).includes(this.sessionId()));
 });
 Then("the session is not listed", async function (this: ConformanceWorld) {
-  assert.ok(!(await listedIds(this, this.scope)).includes(this.sessionId()));
+  assert.ok(!(await this.listedSessionIds(this.scope)).includes(this.sessionId()));
 });
 Then("the session {string} is listed in scope {string}", async function (this: ConformanceWorld, name: string, scope: string) {
-  assert.ok((await listedIds(this, scope)).includes(this.sessionId(name)));
+  assert.ok((await this.listedSessionIds(scope)).includes(this.sessionId(name)));
 });
 Then("the session {string} is not listed in scope {string}", async function (this: ConformanceWorld, name: string, scope: string) {
-  assert.ok(!(await listedIds(this, scope)).includes(this.sessionId(name)));
+  assert.ok(!(await this.listedSessionIds(scope)).includes(this.sessionId(name)));
 });
 Then("the list of scope {string} is empty", async function (this: ConformanceWorld, scope: string) {
-  assert.deepEqual(await listedIds(this, scope), []);
+  assert.deepEqual(await this.listedSessionIds(scope), []);
 });
 
 Then("the session is live", async function (this: ConformanceWorld) {

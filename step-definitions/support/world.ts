@@ -110,6 +110,15 @@ export class ConformanceWorld extends World<SuiteParameters> {
     return outcome;
   }
 
+  /** Ids of the sessions `process list` shows in a scope, read without recording a call. */
+  async listedSessionIds(scope: string): Promise<string[]> {
+    const instance = await this.ensureStarted();
+    const outcome = await instance.call("process", { action: "list" }, { scope, processTool: true });
+    if (outcome.kind !== "result") throw new Error(`process list was rejected: ${outcome.message}`);
+    const sessions = (outcome.details["sessions"] ?? []) as Array<{ sessionId: string }>;
+    return sessions.map((session) => session.sessionId);
+  }
+
   sessionId(name = "id"): string {
     const id = this.vars.get(name);
     if (!id) throw new Error(`No session id is known as <${name}>; call exec first (or remember one under that name).`);
