@@ -20,8 +20,7 @@ Feature: exec lifecycle
       When exec is called with '{"command": "sleep 5", "timeoutSeconds": 1, "yieldMs": 200}'
       Then the status is "running"
       When the session is polled with timeout 5000
-      Then the call took at least 400 ms
-      And the call took at most 800 ms
+      Then the call took at most 3000 ms
       And the session is not live
 
     @doc
@@ -29,8 +28,7 @@ Feature: exec lifecycle
       When exec is called with '{"command": "sleep 5", "timeoutSeconds": 1, "background": true}'
       Then the status is "running"
       When the session is polled with timeout 5000
-      Then the call took at least 500 ms
-      And the call took at most 1000 ms
+      Then the call took at most 3000 ms
       And the session is not live
 
     @SET-16 @doc
