@@ -31,6 +31,7 @@ const USAGE = `Usage: exec-process-conformance [options]
   --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there
   --call-timeout <ms>    per-call timeout for stdio implementations (default 60000, above the 30 s poll clamp)
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
+  --retry <n>            run a failed scenario again up to n times (default 0)
   --paths <glob>         feature files to run (default: all)
   --help`;
 
@@ -43,6 +44,7 @@ export interface CliOptions {
   report?: string;
   callTimeoutMs: number;
   toleranceMs: number;
+  retry: number;
   paths?: string[];
 }
 
@@ -52,7 +54,7 @@ export function parseCli(argv: string[]): CliOptions {
     options: {
       adapter: { type: "string" }, command: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
       parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
-      tolerance: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" },
+      tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" },
     },
   });
   if (values.help) {
@@ -67,6 +69,7 @@ export function parseCli(argv: string[]): CliOptions {
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
     callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? "60000"),
     toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
+    retry: values.retry === undefined ? 0 : positiveInteger("--retry", values.retry),
   };
   if (values.adapter) options.adapter = resolve(values.adapter);
   if (values.command) options.command = values.command;
@@ -110,6 +113,7 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
       import: [join(PACKAGE_ROOT, "step-definitions/support/register-tsx.mjs"), join(PACKAGE_ROOT, "step-definitions/**/*.ts")],
       tags: tagExpression(options.level, options.tags),
       parallel: options.parallel,
+      retry: options.retry,
       worldParameters: { toleranceMs: options.toleranceMs },
       format: ["progress", ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
     },
