@@ -39,39 +39,45 @@ Feature: exec parameters, validation and spawning
       And the detail "exitCode" is "0"
 
   @EXEC-03
-  Rule: Validation runs before spawning, in the order command, host, elevation, host availability, environment, working directory
+  Rule: Validation runs before spawning: a call that fails any check spawns nothing
 
     @doc
-    Scenario: an invalid host is reported before an unusable working directory
-      When exec is called with '{"command": "touch <cwd>/made", "host": "bogus", "workdir": "missing"}'
-      Then the call is rejected
+    Scenario: an invalid host with an unusable working directory spawns nothing
+      When exec is called with '{"command": "touch <cwd>/made", "host": "example.com", "workdir": "missing"}'
+      Then the call failed, either rejected or with a failed result
       And the working directory has no file "made"
+      And no session is live
 
     @doc
-    Scenario: a forbidden environment override is reported before an unusable working directory
+    Scenario: a forbidden environment override with an unusable working directory spawns nothing
       When exec is called with '{"command": "touch <cwd>/made", "env": {"LD_PRELOAD": "/x.so"}, "workdir": "missing"}'
-      Then the call is rejected
+      Then the call failed, either rejected or with a failed result
       And the working directory has no file "made"
+      And no session is live
 
     @doc
     Scenario: a call failing several checks spawns nothing
       When exec is called with '{"command": "touch <cwd>/made", "elevated": true, "env": {"PATH": "/x"}}'
-      Then the call is rejected
+      Then the call failed, either rejected or with a failed result
       And the working directory has no file "made"
+      And no session is live
 
-    @EXEC-07 @EXEC-08 @EXEC-12 @EXEC-17 @upstream
-    Scenario Outline: with <checks> failing, the <first> check decides
-      When exec is called with '<args>'
-      Then the call is rejected with a message containing "<message>"
+  @EXEC-03a
+  Rule: When several checks fail, an unusable working directory is reported before a forbidden environment override
+
+    @upstream
+    Scenario Outline: an unusable working directory wins over the environment override <env>
+      When exec is called with '{"command": "touch <cwd>/made", "env": <env>, "workdir": "missing"}'
+      Then the call is not rejected
+      And the status is "failed"
+      And the text starts with 'workdir "missing" is unavailable or not a directory: command was not executed.'
       And the working directory has no file "made"
 
       Examples:
-        | checks                   | first        | args                                                                                   | message                                         |
-        | command and host         | command      | {"command": "", "host": "bogus", "elevated": true}                                     | Provide a command to start.                     |
-        | host and elevation       | host         | {"command": "touch <cwd>/made", "host": "bogus", "elevated": true}                     | Invalid exec host                               |
-        | elevation and host use   | elevation    | {"command": "touch <cwd>/made", "host": "node", "elevated": true}                      | elevated is not available right now             |
-        | host use and environment | host use     | {"command": "touch <cwd>/made", "host": "sandbox", "env": {"PATH": "/x"}}               | sandbox                                         |
-        | environment and workdir  | environment  | {"command": "touch <cwd>/made", "env": {"PATH": "/x"}, "workdir": "missing"}            | Security Violation: Custom                      |
+        | env                       |
+        | {"LD_PRELOAD": "/x.so"}   |
+        | {"PATH": "/x"}            |
+        | {"BAD KEY": "1"}          |
 
   @EXEC-04
   Rule: timeout (seconds) is a deprecated alias of timeoutSeconds; timeoutSeconds wins when both are given
@@ -183,11 +189,10 @@ Feature: exec parameters, validation and spawning
         | host        |
         | example.com |
         | local       |
-        | Gateway     |
-        |             |
+        | gateway2    |
 
   @EXEC-07
-  Rule: An invalid host is thrown with the pinned message; values are compared exactly
+  Rule: An invalid host is thrown with the pinned message; values are compared case-insensitively and "" means auto
 
     @upstream
     Scenario Outline: host "<host>" is rejected with the pinned message
@@ -200,10 +205,31 @@ Feature: exec parameters, validation and spawning
       Examples:
         | host        |
         | example.com |
-        | AUTO        |
-        | Gateway     |
-        | NODE        |
-        |             |
+        | Local       |
+        | gateway2    |
+
+    @upstream
+    Scenario Outline: host "<host>" runs on the local machine like its lower-case spelling
+      When exec is called with '{"command": "echo hi", "host": "<host>"}'
+      Then the status is "completed"
+      And the text is "hi"
+
+      Examples:
+        | host    |
+        | Gateway |
+        | AUTO    |
+        |         |
+
+    @upstream
+    Scenario Outline: host "<host>" without an executor is refused like its lower-case spelling
+      When exec is called with '{"command": "touch <cwd>/made", "host": "<host>"}'
+      Then the call is rejected with a message containing "<lower>"
+      And the working directory has no file "made"
+
+      Examples:
+        | host    | lower   |
+        | NODE    | node    |
+        | Sandbox | sandbox |
 
   @EXEC-08
   Rule: host node, and host sandbox without elevation, need a registered executor

@@ -12,12 +12,13 @@ Feature: The session registry
       And no session is live
 
     @doc
-    Scenario: running and finishing sessions writes nothing to disk
-      When exec runs "echo in-memory" in the background
+    Scenario: running and finishing sessions writes nothing of them to disk
+      When exec runs "echo kept-in-memory" in the background
       And the session finishes
       And the session is polled
-      And exec runs "echo foreground"
-      Then the working directory and the home directory are empty
+      And exec runs "echo foreground-in-memory"
+      Then no file under the working directory or the home directory contains "kept-in-memory" or the session id
+      And no file under the working directory or the home directory contains "foreground-in-memory" or the session id
 
   @REG-02
   Rule: A foreground run that completes leaves no trace

@@ -6,16 +6,29 @@ Feature: send-keys
   Rule: send-keys sends key tokens or bytes to a PTY session, e.g. Ctrl-C to interrupt it
 
     @KEYS-01 @doc @pty
-    Scenario: C-c interrupts the program running in the terminal
+    Scenario: C-c interrupts the program running in the terminal, well before its natural end
       When exec is called with:
         """
-        {"command": "printf 'ready\\n'; sleep 30", "pty": true, "background": true}
+        {"command": "printf 'ready\\n'; sleep 90", "pty": true, "background": true}
         """
       And the session is polled with timeout 3000
       Then the text contains "ready"
       When process is called with '{"action": "send-keys", "sessionId": "<id>", "keys": ["C-c"]}'
       Then the process action did not fail
       When the session finishes
+      And the session is polled
+      Then the status is not "running"
+
+    @KEYS-01 @PTY-09 @upstream @pty
+    Scenario: the exit after C-c is reported as the signal SIGINT
+      When exec is called with:
+        """
+        {"command": "printf 'ready\\n'; sleep 90", "pty": true, "background": true}
+        """
+      And the session is polled with timeout 3000
+      Then the text contains "ready"
+      When process is called with '{"action": "send-keys", "sessionId": "<id>", "keys": ["C-c"]}'
+      And the session finishes
       And the session is polled
       Then the text contains "SIGINT"
 

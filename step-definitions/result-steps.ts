@@ -62,6 +62,9 @@ Then("the text has {int} characters", function (this: ConformanceWorld, count: n
 Then("the status is {string}", function (this: ConformanceWorld, status: string) {
   assert.equal(this.lastResult().details["status"], status, `details: ${JSON.stringify(this.lastResult().details)}`);
 });
+Then("the status is not {string}", function (this: ConformanceWorld, status: string) {
+  assert.notEqual(this.lastResult().details["status"], status, `details: ${JSON.stringify(this.lastResult().details)}`);
+});
 Then("the result is an error", function (this: ConformanceWorld) {
   assert.equal(this.lastResult().isError, true);
 });

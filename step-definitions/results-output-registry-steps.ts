@@ -2,7 +2,7 @@
 // sessions started in a loop, and checks over a whole series. Everything goes through the adapter only.
 import { Then, When, type DataTable } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { inline, normalize, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
@@ -157,11 +157,24 @@ Then("the text has at most {int} occurrences of {string}", function (this: Confo
 
 // ---- the file system (REG-01, REG-14) ----
 
-Then("the working directory and the home directory are empty", function (this: ConformanceWorld) {
-  for (const dir of [this.cwd, this.env["HOME"] ?? ""]) {
-    assert.deepEqual(readdirSync(dir), [], `${dir} is not empty`);
-  }
-});
+// REG-01's match: unrelated state files are allowed; no file may hold the session's command, output or id.
+Then("no file under the working directory or the home directory contains {string} or the session id",
+  function (this: ConformanceWorld, text: string) {
+    const needles = [inline(this, text), this.sessionId()];
+    const found = [this.cwd, this.env["HOME"] ?? ""].flatMap((dir) => filesContaining(dir, needles));
+    assert.deepEqual(found, [], `session data written to disk: ${found.join(", ")}`);
+  });
+
+/** Regular files under `dir` (at most 2000, each read up to 4 MB) whose bytes contain one of `needles`. */
+function filesContaining(dir: string, needles: string[]): string[] {
+  const files = (readdirSync(dir, { recursive: true }) as string[]).slice(0, 2000).map((name) => join(dir, name));
+  return files.filter((file) => {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return false;
+    const bytes = readFileSync(file).subarray(0, 4 * 1024 * 1024);
+    return needles.some((needle) => bytes.includes(Buffer.from(needle)));
+  });
+}
 
 Then("the file {string} exists in the working directory", function (this: ConformanceWorld, path: string) {
   assert.ok(existsSync(join(this.cwd, path)), `${path} does not exist`);

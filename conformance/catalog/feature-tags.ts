@@ -26,4 +26,4 @@ export function readScenarioTags(featuresDir: string): ScenarioTags[] {
 }
 
 /** Rule tags such as `@EXEC-12`. */
-export const RULE_TAG = /^@([A-Z]+-\d+)$/;
+export const RULE_TAG = /^@([A-Z]+-\d+[a-z]?)$/;

@@ -15,7 +15,7 @@ export interface RuleEntry {
   summary: string;
 }
 
-const RULE_LINE = /^- \*\*([A-Z]+)-(\d+)\*\* \[(doc|legacy-doc|upstream)\] (.*)$/;
+const RULE_LINE = /^- \*\*([A-Z]+)-(\d+[a-z]?)\*\* \[(doc|legacy-doc|upstream)\] (.*)$/;
 const CHAPTER = /^## (\d+\. .*)$/;
 const SECTION = /^### (\d+\.\d+ .*)$/;
 

@@ -1,6 +1,7 @@
 // The compliance matrix: one row per SPEC rule with its verdict, derived from the scenarios that verify it, plus
 // counts per profile and the conformance level reached (SPEC §0.4). The derivation is documented for implementers
 // in conformance/INTERPRETING.md ("Verdicts in the compliance matrix"); keep the two in step.
+import { RULE_TAG } from "../catalog/feature-tags.js";
 import { PROFILES, type Profile, type RuleEntry } from "../catalog/spec-rules.js";
 import type { ScenarioResult, ScenarioStatus } from "./scenario-results.js";
 
@@ -83,8 +84,6 @@ export interface MatrixInput {
   /** Scenarios of the kit's feature files that are absent from the stream (not loaded): reported as not run. */
   unloadedScenarios?: readonly ScenarioResult[];
 }
-
-const RULE_TAG = /^@([A-Z]+-\d+)$/;
 
 export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = [] }: MatrixInput): ComplianceMatrix {
   const byRule = new Map<string, ScenarioLink[]>();

@@ -1,9 +1,9 @@
 // One pipeline from raw exec arguments to a normalized call (EXEC-01 … EXEC-13, EXEC-21 … EXEC-31).
-// Checks run in the order of EXEC-03; the working directory (6) is checked by the caller, which returns a result.
+// Checks (1)–(4) of EXEC-03a run here; the caller then checks the working directory (5), which returns a result,
+// and only then the environment overrides (6), with validateEnvOverrides.
 import * as messages from "../messages.js";
 import { MS_PER_SECOND, YIELD_MAX_MS, YIELD_MIN_MS, type Settings } from "../settings.js";
 import type { CallContext, ExecParams, HostExecutor } from "../types.js";
-import { validateEnvOverrides } from "./env-overrides.js";
 
 const HOSTS = ["auto", "sandbox", "gateway", "node"] as const;
 type Host = (typeof HOSTS)[number];
@@ -14,7 +14,8 @@ export interface NormalizedExec {
   executor: { host: "sandbox" | "node"; instance: HostExecutor } | undefined;
   node: string | undefined;
   elevated: boolean;
-  envOverrides: Record<string, string>;
+  /** The raw `env` parameter, checked after the working directory (EXEC-03a). */
+  env: unknown;
   workdir: unknown;
   pty: boolean;
   background: boolean;
@@ -34,13 +35,12 @@ export function normalizeExecParams(
   const elevated = params.elevated === true;
   if (elevated && ctx.allowElevated !== true) throw new Error(messages.ELEVATION_UNAVAILABLE); // EXEC-11
   const executor = selectExecutor(host, elevated, executors);
-  const envOverrides = validateEnvOverrides(params.env);
   return {
     command,
     executor,
     node: typeof params.node === "string" ? params.node : undefined,
     elevated,
-    envOverrides,
+    env: params.env,
     workdir: params.workdir,
     pty: params.pty === true,
     background: params.background === true,
@@ -50,10 +50,11 @@ export function normalizeExecParams(
   };
 }
 
-/** EXEC-05 … EXEC-07: omitted means auto; anything else outside the four values is rejected exactly. */
+/** EXEC-05 … EXEC-07: omitted or "" means auto; values are compared case-insensitively; anything else is rejected. */
 function normalizeHost(host: unknown): Host {
-  if (host === undefined) return "auto";
-  if (typeof host === "string" && (HOSTS as readonly string[]).includes(host)) return host as Host;
+  if (host === undefined || host === "") return "auto";
+  const lower = typeof host === "string" ? host.toLowerCase() : undefined;
+  if (lower !== undefined && (HOSTS as readonly string[]).includes(lower)) return lower as Host;
   throw new Error(messages.invalidHost(String(host)));
 }
 

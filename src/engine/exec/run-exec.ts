@@ -9,7 +9,7 @@ import { spawnWithPty } from "../spawn/pty-backend.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
-import { buildCommandEnv } from "./env-overrides.js";
+import { buildCommandEnv, validateEnvOverrides } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
 import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
@@ -33,12 +33,13 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
     if (!workdir.ok) return workdirFailure(workdir.requested, Date.now() - checkedAt); // EXEC-23
     cwd = workdir.cwd;
   }
+  const envOverrides = validateEnvOverrides(call.env); // EXEC-03a: after the working directory
   const session = engine.createSession(call.command, ctx.scopeKey, cwd);
   const warnings: string[] = [];
   const processToolAvailable = ctx.processToolAvailable !== false;
   if (!processToolAvailable && call.continuationRequested) warnings.push(messages.SYNC_MODE_WARNING); // EXEC-43
   try {
-    session.attach(await spawnCommand(call, cwd, session, engine, warnings, ctx.scopeKey));
+    session.attach(await spawnCommand(call, cwd, envOverrides, session, engine, warnings, ctx.scopeKey));
   } catch (error) {
     session.discarded = true; // RES-24: no record, id released
     session.complete(null, null);
@@ -53,9 +54,10 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
 }
 
 async function spawnCommand(
-  call: NormalizedExec, cwd: string, session: Session, engine: EngineContext, warnings: string[], scopeKey: string,
+  call: NormalizedExec, cwd: string, envOverrides: Record<string, string>, session: Session, engine: EngineContext,
+  warnings: string[], scopeKey: string,
 ): Promise<ChildHandle> {
-  const env = buildCommandEnv(engine.env, call.envOverrides, call.executor ? [] : engine.settings.pathPrepend);
+  const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
   const sink: ChildSink = {
     onOutput: (stream, chunk) => session.receive(stream, chunk),
     onExit: () => session.processExited(),
