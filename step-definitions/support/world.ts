@@ -30,8 +30,14 @@ export class ConformanceWorld extends World<SuiteParameters> {
   /** Placeholder values: `<id>`, and names given by "the session id is remembered as". */
   readonly vars = new Map<string, string>();
   last: TimedOutcome | undefined;
-  /** Set when a step has looked at a rejected call; After fails the scenario otherwise. */
+  /** Set when a step has looked at the last rejected call; After fails the scenario otherwise. */
   errorChecked = true;
+  /** Rejections that no step checked before a later call replaced them; After fails the scenario on any. */
+  readonly uncheckedRejections: string[] = [];
+  /** Scopes that calls and event reads of this scenario used: After checks that peek and drain agree in each. */
+  readonly scopesUsed = new Set<string>(["main"]);
+  /** A step disposed the instance: its queues are no longer compared at the end. */
+  disposedInScenario = false;
   readonly started = new Map<string, Promise<TimedOutcome>>();
   events: SystemEvent[] = [];
 
@@ -63,6 +69,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   }
 
   callOptions(scope = this.scope): CallOptions {
+    this.scopesUsed.add(scope);
     const options: CallOptions = { scope, processTool: this.processTool, allowElevated: this.allowElevated };
     if (this.nextAbortAfterMs !== undefined) {
       options.abortAfterMs = this.nextAbortAfterMs;
@@ -81,6 +88,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   }
 
   record(timed: TimedOutcome): void {
+    if (!this.errorChecked && this.last?.outcome.kind === "error") this.uncheckedRejections.push(this.last.outcome.message);
     this.last = timed;
     this.errorChecked = timed.outcome.kind !== "error";
     const { outcome } = timed;
@@ -110,6 +118,19 @@ export class ConformanceWorld extends World<SuiteParameters> {
     return outcome;
   }
 
+  /**
+   * Reads a scope's queued events the way an agent does, with `drainEvents`, after a `peekEvents` of the same
+   * queue: the two must agree, or an implementation could show a checker one queue and the agent another.
+   */
+  async drainEventsAsAgent(scope: string): Promise<SystemEvent[]> {
+    this.scopesUsed.add(scope);
+    const instance = await this.ensureStarted();
+    const peeked = await instance.peekEvents(scope);
+    const drained = await instance.drainEvents(scope);
+    assertSameEvents(scope, peeked, drained);
+    return drained;
+  }
+
   /** Ids of the sessions `process list` shows in a scope, read without recording a call. */
   async listedSessionIds(scope: string): Promise<string[]> {
     const instance = await this.ensureStarted();
@@ -124,6 +145,12 @@ export class ConformanceWorld extends World<SuiteParameters> {
     if (!id) throw new Error(`No session id is known as <${name}>; call exec first (or remember one under that name).`);
     return id;
   }
+}
+
+export function assertSameEvents(scope: string, peeked: SystemEvent[], drained: SystemEvent[]): void {
+  if (JSON.stringify(peeked) === JSON.stringify(drained)) return;
+  throw new Error(`peekEvents and drainEvents disagree for scope "${scope}": peeked ${JSON.stringify(peeked)}, ` +
+    `drained ${JSON.stringify(drained)}.`);
 }
 
 setWorldConstructor(ConformanceWorld);
