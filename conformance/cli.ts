@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { levelSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "./load-adapter.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
 const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -67,7 +68,7 @@ export function parseCli(argv: string[]): CliOptions {
   const options: CliOptions = {
     level,
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
-    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? "60000"),
+    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
     toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
     retry: values.retry === undefined ? 0 : positiveInteger("--retry", values.retry),
   };

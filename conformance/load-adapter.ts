@@ -6,7 +6,7 @@ import { createStdioAdapter } from "./adapters/stdio-client.js";
 import { CAPABILITIES } from "./adapters/stdio-protocol.js";
 
 /** Per-request timeout of stdio implementations when CONFORMANCE_CALL_TIMEOUT_MS is not set. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 /**
  * CONFORMANCE_ADAPTER: a module whose default export is an AdapterFactory. CONFORMANCE_COMMAND: a stdio program
