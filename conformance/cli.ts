@@ -139,6 +139,7 @@ export async function main(argv: string[]): Promise<number> {
         cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
       });
       console.log(`Compliance matrix: ${markdownPath} (level reached: ${levelSentence(matrix)})`);
+      console.log(`Scenarios that passed only on retry: ${matrix.run?.passedOnlyOnRetry ?? 0}`);
     } catch (error) {
       console.error(`Could not write the compliance matrix: ${(error as Error).message}`);
       return 2;

@@ -12,7 +12,7 @@ const parallel = process.env.CONFORMANCE_PARALLEL ?? "8";
 const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "4";
 // Upper-bound timing tolerance T (SPEC §0.8): generous here, so that a loaded CI machine cannot fail a timing bound.
 const tolerance = process.env.CONFORMANCE_TOLERANCE_MS ?? "1500";
-const tally = { passed: 0, failed: 0 };
+const tally = { passed: 0, failed: 0, retried: 0 };
 const lines = [];
 
 function run(label, command, args) {
@@ -23,10 +23,12 @@ function run(label, command, args) {
   return status === 0;
 }
 
-function count(label, passed, failed) {
+function count(label, passed, failed, passedOnlyOnRetry = 0) {
   tally.passed += passed;
   tally.failed += failed;
-  lines.push(`${label}: ${passed} passed, ${failed} failed`);
+  tally.retried += passedOnlyOnRetry;
+  const retried = passedOnlyOnRetry > 0 ? ` (${passedOnlyOnRetry} of them only on retry)` : "";
+  lines.push(`${label}: ${passed} passed${retried}, ${failed} failed`);
 }
 
 // 1. Type check: one check.
@@ -68,10 +70,16 @@ for (const { label, dir, log, ok } of results) {
   if (!ok) console.log(`\n--- ${label}: end of ${log}\n${readFileSync(log, "utf8").split("\n").slice(-60).join("\n")}`);
   if (existsSync(junit)) {
     const { passed, failed } = junitCounts(readFileSync(junit, "utf8"));
-    count(label, passed, failed + (ok || failed > 0 ? 0 : 1));
+    count(label, passed, failed + (ok || failed > 0 ? 0 : 1), passedOnlyOnRetry(dir));
   } else {
     count(label, 0, 1);
   }
+}
+
+/** From the run's compliance.json (conformance/report): scenarios that failed first and passed on retry. */
+function passedOnlyOnRetry(dir) {
+  const file = join(dir, "compliance.json");
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).run?.passedOnlyOnRetry ?? 0 : 0;
 }
 
 function runToFile(command, args, file) {
@@ -97,5 +105,6 @@ function junitCounts(xml) {
 }
 
 console.log(`\n${lines.join("\n")}`);
+console.log(`retried: ${tally.retried} scenarios passed only on retry (counted as passed above)`);
 console.log(`total: ${tally.passed} passed, ${tally.failed} failed`);
 process.exitCode = tally.failed > 0 ? 1 : 0;

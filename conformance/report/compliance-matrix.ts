@@ -53,6 +53,8 @@ export interface RunInfo {
   generatedAt: string;
   /** The cucumber tag expression of the run (level plus --tags); empty for all scenarios. */
   tagExpression?: string;
+  /** Scenarios that failed at first and passed on a later attempt (`--retry`): passed, but only on retry. */
+  passedOnlyOnRetry?: number;
 }
 
 export interface ComplianceMatrix {

@@ -98,6 +98,7 @@ function runLine(matrix: ComplianceMatrix): string {
   const parts = [];
   if (matrix.run) parts.push(`Generated ${escapeHtml(matrix.run.generatedAt)}`);
   if (matrix.run) parts.push(matrix.run.tagExpression ? `tag expression <code>${escapeHtml(matrix.run.tagExpression)}</code>` : "all scenarios selected");
+  if (matrix.run?.passedOnlyOnRetry) parts.push(`${matrix.run.passedOnlyOnRetry} scenarios passed only on retry`);
   parts.push(`from <code>messages.ndjson</code>`, `full report: <a href="cucumber.html">cucumber.html</a>`,
     `verdicts as described in <code>conformance/INTERPRETING.md</code>`);
   return `${parts.join(" · ")}.`;

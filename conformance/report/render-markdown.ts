@@ -40,6 +40,7 @@ function runLine(matrix: ComplianceMatrix): string {
   const parts = [];
   if (matrix.run) parts.push(`Generated ${matrix.run.generatedAt}`);
   if (matrix.run) parts.push(matrix.run.tagExpression ? `tag expression \`${matrix.run.tagExpression}\`` : "all scenarios selected");
+  if (matrix.run?.passedOnlyOnRetry) parts.push(`${matrix.run.passedOnlyOnRetry} scenarios passed only on retry`);
   parts.push("from `messages.ndjson`", "verdicts as described in `conformance/INTERPRETING.md`");
   return `${parts.join(" · ")}.`;
 }

@@ -35,6 +35,7 @@ export function writeComplianceReport(reportDir: string, options: ComplianceRepo
   const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios });
   const run: RunInfo = { generatedAt: (options.now ?? new Date()).toISOString() };
   if (options.tagExpression) run.tagExpression = options.tagExpression;
+  run.passedOnlyOnRetry = scenarios.filter((scenario) => scenario.passedOnRetry).length;
   matrix.run = run;
   const files = {
     markdownPath: join(reportDir, "compliance.md"),

@@ -102,6 +102,18 @@ describe("scenario statuses read from the message stream", () => {
     });
   });
 
+  it("marks a scenario that passed only on a retry, and only that one", () => {
+    const [retried, first, failedTwice] = resultsOf(
+      { name: "retried", tags: ["@doc"], attempts: [["PASSED", "FAILED"], ["PASSED", "PASSED"]] },
+      { name: "first", tags: ["@doc"], attempts: [["PASSED", "PASSED"]] },
+      { name: "twice", tags: ["@doc"], attempts: [["PASSED", "FAILED"], ["PASSED", "FAILED"]] },
+    );
+    expect(retried).toMatchObject({ status: "passed", passedOnRetry: true });
+    expect(first?.passedOnRetry).toBeUndefined();
+    expect(failedTwice).toMatchObject({ status: "failed" });
+    expect(failedTwice?.passedOnRetry).toBeUndefined();
+  });
+
   it("rejects a stream line that is not JSON, naming the line", () => {
     expect(() => parseMessageStream('{"meta": {}}\nnot json\n')).toThrow(/line 2 is not JSON/);
   });
@@ -363,7 +375,7 @@ describe("a kit run with --report", () => {
     const { matrix, markdownPath } = writeComplianceReport(join(dir, "again"), { cwd: process.cwd(), rules, now: new Date(0) });
     expect(readFileSync(markdownPath, "utf8")).toContain("Generated 1970-01-01T00:00:00.000Z · all scenarios selected");
     expect(matrix.rows).toHaveLength(1);
-    expect(matrix.run).toEqual({ generatedAt: "1970-01-01T00:00:00.000Z" });
+    expect(matrix.run).toEqual({ passedOnlyOnRetry: 0, generatedAt: "1970-01-01T00:00:00.000Z" });
   });
 
   it("has a step vocabulary that matches the appendix of INTERPRETING.md", () => {
