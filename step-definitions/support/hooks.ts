@@ -18,7 +18,9 @@ BeforeAll(async function () {
   adapter = await loadAdapterFromEnvironment();
 });
 
-const CAPABILITY_TAGS: Record<string, Capability> = { "@pty": "pty", "@executor": "executor", "@bridge": "bridge" };
+const CAPABILITY_TAGS: Record<string, Capability> = {
+  "@pty": "pty", "@executor": "executor", "@bridge": "bridge", "@faults": "faults",
+};
 
 Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
   if (!adapter) throw new Error("No adapter was loaded.");
