@@ -137,7 +137,7 @@ describe("loadAdapterFromEnvironment with CONFORMANCE_COMMAND", () => {
 
   it("names the valid capabilities when CONFORMANCE_CAPABILITIES has an unknown one", async () => {
     await expect(loadAdapterFromEnvironment({ ...env, CONFORMANCE_CAPABILITIES: "pty,gpu" }))
-      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge or none');
+      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge, faults or none');
   });
 
   it("rejects a CONFORMANCE_CALL_TIMEOUT_MS that is not a whole number", async () => {
