@@ -1,14 +1,14 @@
 // Pseudo-terminal backend over node-pty, loaded lazily on first use (PTY-11).
 import { constants } from "node:os";
+import { StringDecoder } from "node:string_decoder";
 import { EOF_CHAR } from "../key-encoder.js";
 import { PTY_COLS, PTY_ROWS } from "../settings.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
 import { processGroupsOfSession, sendSignal } from "./process-tree.js";
+import { drainBeforeClose, masterOf } from "./pty-master.js";
+import { PtyWriter } from "./pty-writer.js";
 
 type NodePty = typeof import("node-pty");
-
-/** How long completion waits after the terminal's exit event for output still in flight. */
-const EXIT_DRAIN_MS = 50;
 
 let loading: Promise<NodePty> | undefined;
 
@@ -43,16 +43,33 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
     rows: PTY_ROWS,
     cwd: request.cwd,
     env: { ...request.env, TERM: name },
+    encoding: null, // bytes, decoded here, so that output read while the terminal closes joins the stream exactly
   });
+  const decoder = new StringDecoder("utf8");
+  const deliver = (bytes: Buffer): void => {
+    const text = decoder.write(bytes);
+    if (text) sink.onOutput("stdout", text);
+  };
+  const master = masterOf(terminal);
+  if (master) drainBeforeClose(master, deliver);
+  const writer = master ? new PtyWriter(master.fd, () => !master.socket.destroyed) : undefined;
+  const send = (data: string | Uint8Array): void => {
+    if (writer) writer.write(data);
+    else terminal.write(typeof data === "string" ? data : Buffer.from(data));
+  };
   let ended = false;
   let exited = false;
-  const dataListener = terminal.onData((data) => sink.onOutput("stdout", data));
+  const dataListener = terminal.onData((data) => deliver(data as unknown as Buffer));
+  // node-pty reports the exit only after the terminal's stream has closed (or after its bounded fallback for a
+  // stream that never closes), and the close has read the rest of the output (drainBeforeClose): all output is in.
   const exitListener = terminal.onExit(({ exitCode, signal }) => {
     exited = true;
+    writer?.close();
+    const rest = decoder.end();
+    if (rest) sink.onOutput("stdout", rest);
     sink.onExit();
     const [code, signalName] = exitFields(exitCode, signal);
-    // The last chunk can arrive just after the exit event under load (TOOLCHAIN.md): let it drain first.
-    setTimeout(() => sink.onComplete(code, signalName), EXIT_DRAIN_MS);
+    sink.onComplete(code, signalName);
   });
   const pid = terminal.pid;
   return {
@@ -60,10 +77,10 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
     pty: true,
     stdin: {
       write: async (data) => {
-        terminal.write(typeof data === "string" ? data : Buffer.from(data));
+        if (!exited) send(data);
       },
       end: () => {
-        if (!ended && !exited) terminal.write(EOF_CHAR); // PTY-07: the terminal itself stays open
+        if (!ended && !exited) send(EOF_CHAR); // PTY-07: the terminal itself stays open
         ended = true;
       },
       get writable() {
@@ -75,11 +92,12 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
       for (const group of new Set([pid, ...processGroupsOfSession(pid)])) sendSignal(-group, signal);
     },
     reply: (data) => {
-      if (!exited) terminal.write(data);
+      if (!exited) send(data);
     },
     release() {
       dataListener.dispose();
       exitListener.dispose();
+      writer?.close();
     },
   };
 }
