@@ -1,6 +1,7 @@
 // Pseudo-terminal backend over node-pty, loaded lazily on first use (PTY-11).
 import { constants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
+import type { IPty } from "node-pty";
 import { EOF_CHAR } from "../key-encoder.js";
 import { PTY_COLS, PTY_ROWS } from "../settings.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
@@ -33,18 +34,41 @@ export function terminalName(env: Record<string, string>): string {
   return term && term !== "dumb" ? term : "xterm-256color";
 }
 
-/** Spawns the command in a 120×30 terminal (PTY-02); rejects when the terminal cannot be started. */
+// A path that starts a word: absolute, relative (`./`, `../`) or a file URL, up to a quote, bracket, comma or space.
+const PATH_PATTERN = /(?<=^|[\s'"`(])(?:file:\/\/)?\.{0,2}\/[^\s'"`(),]*/g;
+
+/**
+ * The reason a terminal could not be started, as one line for the model (PTY-05): the first line of the error,
+ * without Node's require stack, its "imported from <file>" and the directories of any path (node-pty's load error
+ * names every file it tried under the host's node_modules).
+ */
+export function describePtyFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = (message.split("\n")[0] ?? "").replace(/\s+imported from\s.*$/, "");
+  const text = firstLine.replace(PATH_PATTERN, (path) => path.split("/").filter(Boolean).pop() ?? "").trim();
+  return text || "unknown error";
+}
+
+async function openTerminal(request: SpawnRequest, name: string): Promise<IPty> {
+  try {
+    const pty = await loadNodePty();
+    return pty.spawn(request.shell, [...request.args, request.command], {
+      name,
+      cols: PTY_COLS,
+      rows: PTY_ROWS,
+      cwd: request.cwd,
+      env: { ...request.env, TERM: name },
+      encoding: null, // bytes, decoded here, so that output read while the terminal closes joins the stream exactly
+    });
+  } catch (error) {
+    throw new Error(describePtyFailure(error));
+  }
+}
+
+/** Spawns the command in a 120×30 terminal (PTY-02); rejects with a one-line reason when it cannot be started. */
 export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
-  const pty = await loadNodePty();
   const name = terminalName(request.env);
-  const terminal = pty.spawn(request.shell, [...request.args, request.command], {
-    name,
-    cols: PTY_COLS,
-    rows: PTY_ROWS,
-    cwd: request.cwd,
-    env: { ...request.env, TERM: name },
-    encoding: null, // bytes, decoded here, so that output read while the terminal closes joins the stream exactly
-  });
+  const terminal = await openTerminal(request, name);
   const decoder = new StringDecoder("utf8");
   const deliver = (bytes: Buffer): void => {
     const text = decoder.write(bytes);
