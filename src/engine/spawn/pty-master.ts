@@ -23,11 +23,13 @@ export function masterOf(terminal: IPty): PtyMaster | undefined {
 
 /**
  * Makes every close of the master read what the kernel still holds first and hand it to `deliver`.
- * Node's read of a PTY master can report end-of-file while output is still queued (measured: the tail of
- * `seq 1 20000; printf LAST` lost in more than half of the runs at concurrency 8, Linux 6.18, node-pty 1.1.0);
- * node-pty then closes the stream, and its fallback for a stream that never ends also closes it after 200 ms. All
- * of these paths go through `socket.destroy()`, which closes the descriptor synchronously, so reading just before
- * it is the one place where nothing can be lost and the descriptor cannot be reused by another file.
+ * libuv takes a short read together with POLLHUP as end-of-file, which a Linux PTY master breaks: after the slave
+ * closed it can return a short read and still hold more output (libuv issue #4992, fixed by its PRs #4997 and
+ * #5165; Node 20 ships libuv 1.46). The stream then ends early and the tail is lost: `seq 1 20000; printf LAST`
+ * lost it in more than half of the runs at concurrency 8 (Linux 6.18, node-pty 1.1.0). node-pty's fallback for a
+ * stream that never ends closes it too, 200 ms after the exit. All of these paths go through `socket.destroy()`,
+ * which closes the descriptor synchronously, so reading just before it is the one place where nothing can be lost
+ * and the descriptor cannot yet belong to another file.
  */
 export function drainBeforeClose(master: PtyMaster, deliver: (chunk: Buffer) => void): void {
   const { socket, fd } = master;
