@@ -60,6 +60,33 @@ describe("a 1 MB write to a PTY program that does not read", () => {
   }, 60_000);
 });
 
+describe("input to a PTY program that does not read, beyond 16 MiB pending", () => {
+  it("is refused with a clear error naming what is pending; earlier input stays queued", async () => {
+    const engine = newEngine();
+    const id = await rawSession(engine, "sleep 1400");
+    const mebibyte = "x".repeat(1024 * 1024);
+    let accepted = 0;
+    let refusal: unknown;
+    for (let i = 0; i < 20 && refusal === undefined; i += 1) {
+      try {
+        await engine.process({ action: "write", sessionId: id, data: mebibyte }, ctx);
+        accepted += 1;
+      } catch (error) {
+        refusal = error;
+      }
+    }
+    // The terminal itself takes some input before refusing (its own buffers), so a few more than 16 fit.
+    expect(accepted).toBeGreaterThanOrEqual(16);
+    expect(accepted).toBeLessThan(20);
+    expect(refusal).toBeInstanceOf(Error);
+    expect((refusal as Error).message).toMatch(
+      /^Input not sent: the terminal still holds \d+ bytes of earlier input that the program has not read\. Wait until it reads its input \(poll shows its progress\), or kill the session\.$/,
+    );
+    const listed = await engine.process({ action: "poll", sessionId: id, timeout: 0 }, ctx);
+    expect(listed.details.status).toBe("running");
+  }, 60_000);
+});
+
 describe("a 1 MB write to a PTY program that reads", () => {
   it("arrives whole and in order (same MD5 on both sides)", async () => {
     const engine = newEngine();

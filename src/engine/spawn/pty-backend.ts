@@ -77,8 +77,8 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
   const master = masterOf(terminal);
   if (master) drainBeforeClose(master, deliver);
   const writer = master ? new PtyWriter(master.fd, () => !master.socket.destroyed) : undefined;
-  const send = (data: string | Uint8Array): void => {
-    if (writer) writer.write(data);
+  const send = (data: string | Uint8Array, bounded = true): void => {
+    if (writer) writer.write(data, bounded);
     else terminal.write(typeof data === "string" ? data : Buffer.from(data));
   };
   let ended = false;
@@ -104,7 +104,7 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
         if (!exited) send(data);
       },
       end: () => {
-        if (!ended && !exited) send(EOF_CHAR); // PTY-07: the terminal itself stays open
+        if (!ended && !exited) send(EOF_CHAR, false); // PTY-07: the terminal itself stays open
         ended = true;
       },
       get writable() {
@@ -116,7 +116,7 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
       for (const group of new Set([pid, ...processGroupsOfSession(pid)])) sendSignal(-group, signal);
     },
     reply: (data) => {
-      if (!exited) send(data);
+      if (!exited) send(data, false);
     },
     release() {
       dataListener.dispose();

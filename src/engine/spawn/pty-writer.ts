@@ -1,9 +1,12 @@
 // Input to a terminal's master descriptor: queued, written only as fast as the terminal accepts it, never spinning.
 import { writeSync } from "node:fs";
+import { ptyInputQueueFull } from "../messages.js";
 
 /** First pause after the terminal refused input (EAGAIN); doubles on each refusal up to the maximum. */
 const RETRY_MIN_MS = 2;
 const RETRY_MAX_MS = 100;
+/** Most input waiting for a program that does not read; a write beyond it is refused, so memory stays bounded. */
+export const PENDING_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * A FIFO of pending input for one terminal. Each attempt is a non-blocking `writeSync` on the main thread, so the
@@ -16,6 +19,7 @@ export class PtyWriter {
   readonly #isOpen: () => boolean;
   #queue: Buffer[] = [];
   #offset = 0;
+  #pendingBytes = 0;
   #retryMs = RETRY_MIN_MS;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -26,18 +30,26 @@ export class PtyWriter {
     this.#isOpen = isOpen;
   }
 
-  /** Queues the data; as much as the terminal accepts now is written before this returns. */
-  write(data: string | Uint8Array): void {
+  /**
+   * Queues the data; as much as the terminal accepts now is written before this returns. Throws, queueing nothing,
+   * when the pending input would exceed PENDING_LIMIT_BYTES, unless `bounded` is false (the few bytes of an EOF
+   * character or a terminal reply, which must not fail).
+   */
+  write(data: string | Uint8Array, bounded = true): void {
     if (this.#closed) return;
     const buffer = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
     if (buffer.byteLength === 0) return;
+    if (bounded && this.#pendingBytes + buffer.byteLength > PENDING_LIMIT_BYTES) {
+      throw new Error(ptyInputQueueFull(this.#pendingBytes));
+    }
     this.#queue.push(buffer);
+    this.#pendingBytes += buffer.byteLength;
     if (this.#timer === undefined) this.#flush();
   }
 
   /** Bytes accepted by `write` and not yet taken by the terminal. */
   get pendingBytes(): number {
-    return this.#queue.reduce((sum, buffer) => sum + buffer.byteLength, 0) - this.#offset;
+    return this.#pendingBytes;
   }
 
   /** Drops pending input and the retry timer; later writes are ignored. */
@@ -45,6 +57,7 @@ export class PtyWriter {
     this.#closed = true;
     this.#queue = [];
     this.#offset = 0;
+    this.#pendingBytes = 0;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -63,6 +76,7 @@ export class PtyWriter {
       }
       this.#retryMs = RETRY_MIN_MS;
       this.#offset += written;
+      this.#pendingBytes -= written;
       if (this.#offset >= head.byteLength) {
         this.#queue.shift();
         this.#offset = 0;
