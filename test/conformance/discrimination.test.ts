@@ -19,6 +19,7 @@ const FAULTS: Fault[] = [
   { fixture: "yield-floor-1000", tags: "@EXEC-22", breaks: ["EXEC-22"] },
   { fixture: "alias-fallthrough", tags: "@SET-07 and not @slow", breaks: ["SET-07"] },
   { fixture: "no-output-placeholder", tags: "@RES-05", breaks: ["RES-05"] },
+  { fixture: "drops-output-tail", tags: "@RES-05", breaks: ["RES-05"] },
 ];
 
 interface Verdicts { exitCode: number | null; failed: string[] }
