@@ -16,11 +16,12 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
   const settings = resolveSettings({
     config: options.config, env, ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
   });
-  const registry = new SessionRegistry();
   const notifier = new ExitNotifier({
     notifyOnExit: settings.notifyOnExit, notifyOnExitEmptySuccess: settings.notifyOnExitEmptySuccess,
     onSystemEvent: options.onSystemEvent, onWake: options.onWake,
   });
+  // A queued event whose record is gone names an id no action can resolve: it goes with the record (REG-10).
+  const registry = new SessionRegistry({ onRecordDeleted: (session) => notifier.dropEventOf(session) });
   let disposing: Promise<void> | undefined;
 
   const context: EngineContext = {
