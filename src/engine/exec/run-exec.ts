@@ -5,6 +5,7 @@ import { createSessionId } from "../session-id.js";
 import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { spawnWithPipes } from "../spawn/pipe-backend.js";
+import { execLimitText } from "../spawn/exec-limits.js";
 import { spawnWithPty } from "../spawn/pty-backend.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
@@ -12,6 +13,7 @@ import type { CallContext, ExecParams, ToolResult } from "../types.js";
 import { buildCommandEnv, validateEnvOverrides } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
 import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
+import { nulByteText } from "./unsafe-strings.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
 export function abortError(): Error {
@@ -25,6 +27,8 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   if (ctx.signal?.aborted) throw abortError(); // EXEC-40
   const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
   const checkedAt = Date.now();
+  const unsafeWorkdir = nulByteText("workdir", call.workdir);
+  if (unsafeWorkdir !== undefined) return workdirFailure(String(call.workdir), Date.now() - checkedAt, unsafeWorkdir);
   let cwd: string;
   if (call.executor) {
     cwd = resolveExecutorWorkdir(call.workdir, engine.cwd);
@@ -70,6 +74,8 @@ async function spawnCommand(
   }
   const shell = selectShell(engine.env);
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
+  const tooLarge = execLimitText(request); // before the backend is chosen, so pipes and PTY fail alike
+  if (tooLarge !== undefined) throw new Error(tooLarge);
   if (!call.pty) return spawnWithPipes(request, sink);
   try {
     return await spawnWithPty(request, sink);
