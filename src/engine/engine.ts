@@ -1,5 +1,6 @@
 // createSessionEngine: wires settings, registry, notifier and the two actions; owns disposal (KILL-14 … KILL-16).
 import { ExitNotifier } from "./exit-notifier.js";
+import { cleanupOnHostExit } from "./host-exit-cleanup.js";
 import type { EngineContext } from "./engine-context.js";
 import { runExec } from "./exec/run-exec.js";
 import * as messages from "./messages.js";
@@ -23,6 +24,14 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
   // A queued event whose record is gone names an id no action can resolve: it goes with the record (REG-10).
   const registry = new SessionRegistry({ onRecordDeleted: (session) => notifier.dropEventOf(session) });
   let disposing: Promise<void> | undefined;
+  const stopHostExitCleanup = options.cleanup === false ? undefined : cleanupOnHostExit({
+    killNow: () => {
+      for (const session of registry.activeSessions()) session.killNow();
+    },
+    terminateAll: () => {
+      for (const session of registry.activeSessions()) session.terminate("manual-cancel");
+    },
+  });
 
   const context: EngineContext = {
     settings,
@@ -58,7 +67,7 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
       return disposing !== undefined;
     },
     dispose() {
-      disposing ??= disposeAll(registry, notifier);
+      disposing ??= disposeAll(registry, notifier).finally(() => stopHostExitCleanup?.());
       return disposing;
     },
   };

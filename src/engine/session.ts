@@ -207,6 +207,17 @@ export class Session {
     this.#wake();
   }
 
+  /** Backgrounds the session (EXEC-35): from now on its process does not keep the host alive. */
+  markBackgrounded(): void {
+    this.backgrounded = true;
+    this.child?.unref?.();
+  }
+
+  /** The host is ending: SIGKILL to the whole tree at once, synchronously; completion no longer matters. */
+  killNow(): void {
+    if (this.state !== "finished") this.child?.signal?.("SIGKILL");
+  }
+
   /** A kill or remove request confirmed by the exit (KILL-06). */
   get confirmedStop(): boolean {
     return this.killRequested && this.exitReason === "manual-cancel";

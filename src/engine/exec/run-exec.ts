@@ -51,7 +51,7 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   }
   session.armTimeout(timeoutMs(call.timeoutSeconds));
   if (processToolAvailable && call.background) {
-    session.backgrounded = true; // EXEC-35
+    session.markBackgrounded(); // EXEC-35
     return runningResult(session, warnings);
   }
   return waitInForeground(session, call, ctx, warnings, processToolAvailable);
@@ -119,7 +119,7 @@ async function waitInForeground(
     throw abortError();
   }
   if (outcome === "yield" && session.state === "running") {
-    session.backgrounded = true;
+    session.markBackgrounded();
     return runningResult(session, warnings);
   }
   await session.completed; // EXEC-36: completed or finalizing when the window closed

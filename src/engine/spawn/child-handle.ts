@@ -31,6 +31,8 @@ export interface ChildHandle {
   readonly reply?: (data: string) => void;
   /** Releases listeners and descriptors (PTY-10). */
   release(): void;
+  /** Stops the process from keeping the host alive (background sessions; host-exit cleanup ends them). */
+  readonly unref?: () => void;
 }
 
 export interface SpawnRequest {

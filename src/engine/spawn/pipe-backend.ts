@@ -1,6 +1,7 @@
 // Plain child process with pipes: stdin closed at spawn (EXEC-45), own process group (EXEC-46),
 // completion only after exit and end-of-file on both pipes (REG-04).
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Socket } from "node:net";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
 import { processTree, sendSignal } from "./process-tree.js";
 
@@ -54,6 +55,10 @@ function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
     release() {
       child.stdout?.removeAllListeners("data");
       child.stderr?.removeAllListeners("data");
+    },
+    unref() {
+      child.unref();
+      for (const stream of [child.stdout, child.stderr]) (stream as Socket | null)?.unref();
     },
   };
 }
