@@ -7,6 +7,7 @@ import * as messages from "./messages.js";
 import { runProcess } from "./process/run-process.js";
 import { Session } from "./session.js";
 import { createSessionId } from "./session-id.js";
+import { createEngineToken } from "./spawn/session-marker.js";
 import { SessionRegistry } from "./session-registry.js";
 import { resolveSettings } from "./settings.js";
 import type { SessionEngine, SessionEngineOptions } from "./types.js";
@@ -24,6 +25,7 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
   // A queued event whose record is gone names an id no action can resolve: it goes with the record (REG-10).
   const registry = new SessionRegistry({ onRecordDeleted: (session) => notifier.dropEventOf(session) });
   let disposing: Promise<void> | undefined;
+  const markerToken = createEngineToken();
   const stopHostExitCleanup = options.cleanup === false ? undefined : cleanupOnHostExit({
     killNow: () => {
       for (const session of registry.activeSessions()) session.killNow();
@@ -44,9 +46,11 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
       if (disposing) throw new Error(messages.ENGINE_DISPOSED);
     },
     createSession(command, scopeKey, cwd) {
+      const seq = registry.nextSeq();
       const session = new Session({
-        id: createSessionId((id) => registry.isTaken(id)), seq: registry.nextSeq(), command, scopeKey, cwd,
+        id: createSessionId((id) => registry.isTaken(id)), seq, command, scopeKey, cwd,
         aggregateCap: settings.maxOutputChars, pendingCap: settings.pendingMaxOutputChars, ttlMs: settings.jobTtlMs,
+        marker: `${markerToken}-${seq}`,
       });
       registry.add(session);
       session.onComplete((done) => {

@@ -7,6 +7,7 @@ import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { spawnWithPipes } from "../spawn/pipe-backend.js";
 import { execLimitText } from "../spawn/exec-limits.js";
 import { spawnWithPty } from "../spawn/pty-backend.js";
+import { SESSION_MARKER_VARIABLE } from "../spawn/session-marker.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
@@ -64,7 +65,7 @@ async function spawnCommand(
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
   const sink: ChildSink = {
     onOutput: (stream, chunk) => session.receive(stream, chunk),
-    onExit: () => session.processExited(),
+    onExit: (code, signal) => session.processExited(code, signal),
     onComplete: (code, signal) => session.complete(code, signal),
   };
   if (call.executor) {
@@ -73,6 +74,8 @@ async function spawnCommand(
     return spawnWithExecutor(call.executor.instance, request, sink);
   }
   const shell = selectShell(engine.env);
+  env[SESSION_MARKER_VARIABLE] = session.marker; // after the overrides: a call cannot change or drop it
+  session.markerSignals = true;
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
   const tooLarge = execLimitText(request); // before the backend is chosen, so pipes and PTY fail alike
   if (tooLarge !== undefined) throw new Error(tooLarge);
