@@ -21,7 +21,7 @@ let signalsInstalled = false;
 /** Registers an engine's sessions for host-end cleanup; returns the function that unregisters them. */
 export function cleanupOnHostExit(target: HostExitTarget): () => void {
   targets.add(target);
-  if (targets.size === 1) install();
+  install();
   return () => {
     if (!targets.delete(target) || targets.size > 0) return;
     removeSignalListeners();

@@ -184,7 +184,7 @@ export class Session {
   /** The group (KILL-08), and the processes that left it but carry the session's marker. */
   #signalTree(signal: "SIGTERM" | "SIGKILL"): void {
     this.child?.signal?.(signal);
-    if (this.markerSignals) signalMarkedProcesses(this.marker, signal);
+    if (this.markerSignals) signalMarkedProcesses(this.marker, signal, this.pid);
   }
 
   get terminationPending(): boolean {

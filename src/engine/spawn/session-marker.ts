@@ -36,7 +36,23 @@ export function markedProcesses(marker: string): number[] {
   return found;
 }
 
-/** Sends `signal` to every process that carries the marker. */
-export function signalMarkedProcesses(marker: string, signal: NodeJS.Signals): void {
-  for (const pid of markedProcesses(marker)) sendSignal(pid, signal);
+/**
+ * Sends `signal` to every process that carries the marker and left the group or terminal session led by `leader`;
+ * the members were signalled through the group already, and a second SIGTERM would run their traps twice.
+ */
+export function signalMarkedProcesses(marker: string, signal: NodeJS.Signals, leader: number | undefined): void {
+  for (const pid of markedProcesses(marker)) {
+    if (leader !== undefined && isInGroupOrSession(pid, leader)) continue;
+    sendSignal(pid, signal);
+  }
+}
+
+function isInGroupOrSession(pid: number, leader: number): boolean {
+  try {
+    const raw = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" "); // state ppid pgrp session …
+    return Number(fields[2]) === leader || Number(fields[3]) === leader;
+  } catch {
+    return true; // gone
+  }
 }
