@@ -49,11 +49,13 @@ describe("termination reaches processes that left the group", () => {
   it("a timeout ends a setsid escapee and reports the SIGTERM of the timeout (KILL-10)", async () => {
     const cwd = tempDir();
     const engine = newEngine({ cwd });
-    const id = sessionIdOf(await engine.exec({ command: SETSID, background: true, timeoutSeconds: 1 }, ctx));
+    const id = sessionIdOf(await engine.exec({ command: SETSID, background: true, timeoutSeconds: 1, workdir: cwd }, ctx));
+    const path = join(cwd, "esc.pid");
+    expect(await waitUntil(() => existsSync(path) && readFileSync(path, "utf8").trim() !== "", 10_000)).toBe(true);
+    const escapee = Number(readFileSync(path, "utf8"));
+    leftovers.push(escapee); // before any assertion, so a failing run still ends it
     const done = await pollUntilDone(engine, id);
     expect(done.details).toMatchObject({ status: "failed", exitReason: "overall-timeout", exitSignal: "SIGTERM" });
-    const escapee = Number(readFileSync(join(cwd, "esc.pid"), "utf8"));
-    leftovers.push(escapee);
     expect(await waitUntil(() => !isProcessAlive(escapee), 5_000)).toBe(true);
   }, 60_000);
 
