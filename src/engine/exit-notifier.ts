@@ -64,6 +64,11 @@ export class ExitNotifier {
 
   /** NOTIFY-13: a terminal poll removes the session's still-queued event. */
   acknowledge(session: Session): void {
+    this.dropEventOf(session);
+  }
+
+  /** Removes the session's still-queued event, if any. */
+  dropEventOf(session: Session): void {
     const queue = this.#queues.get(session.scopeKey);
     if (!queue) return;
     const kept = queue.filter((event) => event.sessionId !== session.id);

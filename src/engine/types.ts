@@ -102,6 +102,13 @@ export interface SessionEngineOptions {
   onSystemEvent?: (event: SystemEvent) => void;
   /** Called once per queued exit event, after it is queued (NOTIFY-12). */
   onWake?: (request: WakeRequest) => void;
+  /**
+   * End every live session when the host process ends, like execa's `cleanup`: SIGKILL to every process group on
+   * `process.exit()`, an uncaught exception or the end of the event loop; termination on SIGTERM, SIGINT and SIGHUP
+   * (the host then exits as it would have, unless it handles the signal itself). `false` leaves them running.
+   * @default true
+   */
+  cleanup?: boolean;
 }
 
 export interface SessionEngine {
