@@ -4,7 +4,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { levelSentence } from "./report/report-text.js";
+import { adapterNameFromEnvironment } from "./load-adapter.js";
+import { headlineSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
@@ -136,8 +137,9 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const { markdownPath, matrix } = writeComplianceReport(options.report, {
         cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
+        adapterName: await adapterNameFromEnvironment(), partial: options.tags !== undefined || options.paths !== undefined,
       });
-      console.log(`Compliance matrix: ${markdownPath} (level reached: ${levelSentence(matrix)})`);
+      console.log(`Compliance matrix: ${markdownPath} (${lowerFirst(headlineSentence(matrix))})`);
     } catch (error) {
       console.error(`Could not write the compliance matrix: ${(error as Error).message}`);
       return 2;
@@ -145,3 +147,5 @@ export async function main(argv: string[]): Promise<number> {
   }
   return success ? 0 : 1;
 }
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);

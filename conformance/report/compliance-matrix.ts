@@ -53,6 +53,10 @@ export interface RunInfo {
   generatedAt: string;
   /** The cucumber tag expression of the run (level plus --tags); empty for all scenarios. */
   tagExpression?: string;
+  /** The implementation that ran: the adapter's `name`. */
+  adapterName?: string;
+  /** Set when `--tags` or `--paths` narrowed the run: a level is then not assessed. */
+  partial?: true;
 }
 
 export interface ComplianceMatrix {
