@@ -26,7 +26,7 @@ export function compareMain(argv: string[]): number {
   }
   try {
     const { htmlPath, markdownPath, comparison } = writeComparison(dirs, out);
-    console.log(`Comparison of ${comparison.runs.length} runs: ${htmlPath} and ${markdownPath} (${comparison.disagreements} rules where they disagree)`);
+    console.log(`Comparison of ${comparison.runs.length} runs: ${htmlPath} and ${markdownPath} (${comparison.disagreements} ${comparison.disagreements === 1 ? "rule" : "rules"} where they disagree)`);
     return 0;
   } catch (error) {
     console.error((error as Error).message);

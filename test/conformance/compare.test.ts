@@ -113,7 +113,7 @@ describe("exec-process-conformance compare", () => {
 
   it("writes comparison.html and comparison.md with links relative to the output directory", async () => {
     expect(await main(["compare", join(dir, "ref"), join(dir, "faulty"), "--out", join(dir, "out")])).toBe(0);
-    expect(printed.at(-1)).toBe(`Comparison of 2 runs: ${join(dir, "out/comparison.html")} and ${join(dir, "out/comparison.md")} (1 rules where they disagree)`);
+    expect(printed.at(-1)).toBe(`Comparison of 2 runs: ${join(dir, "out/comparison.html")} and ${join(dir, "out/comparison.md")} (1 rule where they disagree)`);
     expect(readFileSync(join(dir, "out/comparison.md"), "utf8")).toContain("[compliance matrix](../faulty/compliance.md)");
   });
 

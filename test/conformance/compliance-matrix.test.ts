@@ -334,6 +334,12 @@ describe("a kit run with --report", () => {
       `**Partial run: 4 of ${readMatrix().rows.length} rules selected** (narrowed by --tags or --paths: no level is assessed)`);
   });
 
+  it("prints the verdicts per chapter at the end", () => {
+    const table = printed.find((text) => text.includes("Chapter")) ?? "";
+    expect(table).toMatch(/^\nChapter +Rules +passed +failed +skipped +not applicable +not run +no scenario\n-+ /);
+    expect(table).toMatch(/\nAll rules +\d+ +1 +2 +0 +1 +\d+ +\d+\n$/);
+  });
+
   it("records the adapter's name in the matrix and shows it in both renderings", () => {
     expect(readMatrix().run).toMatchObject({ adapterName: "fixture", partial: true });
     expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain("Implementation **fixture** · Generated ");
