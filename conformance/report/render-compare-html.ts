@@ -18,7 +18,10 @@ td.id { white-space: nowrap; font-weight: 600; } td.bar { white-space: nowrap; }
 tr.disagree td.id { box-shadow: inset 4px 0 0 #cf222e; } code { background: #f6f8fa; padding: 0 .2rem; border-radius: 3px; }
 #controls { margin: 1rem 0; padding: .5rem .75rem; background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; }
 .legend { margin-left: 1rem; } .legend .v { margin-right: .25rem; }
-@media (max-width: 640px) { body { margin: 1rem auto; } .summary { display: none; } .legend { display: block; margin: .5rem 0 0; } }
+@media (max-width: 640px) {
+  body { margin: 1rem auto; } .summary { display: none; } .legend { display: block; margin: .5rem 0 0; }
+  td.bar svg { width: 5rem; } .bar small { display: block; margin: .15rem 0 0; } th.run { min-width: 6rem; }
+}
 ${BADGE_CSS}`;
 
 const SCRIPT = `
@@ -90,7 +93,7 @@ function bar(counts: RuleCounts): string {
     return rect;
   });
   const label = `${counts.passed}/${counts.rules} passed${counts.failed ? `, ${counts.failed} failed` : ""}`;
-  return `<svg width="${BAR_WIDTH}" height="${BAR_HEIGHT}" viewBox="0 0 ${BAR_WIDTH} ${BAR_HEIGHT}" role="img" aria-label="${label}">`
+  return `<svg width="${BAR_WIDTH}" height="${BAR_HEIGHT}" viewBox="0 0 ${BAR_WIDTH} ${BAR_HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${label}">`
     + `<rect width="${BAR_WIDTH}" height="${BAR_HEIGHT}" fill="#f6f8fa"/>${segments.join("")}</svg><small>${label}</small>`;
 }
 

@@ -14,6 +14,7 @@ table { border-collapse: collapse; width: 100%; } th, td { border: 1px solid #d0
 th { background: #f6f8fa; } td.n { text-align: right; } code { background: #f6f8fa; padding: 0 .2rem; border-radius: 3px; }
 td.id { white-space: nowrap; font-weight: 600; } ul { margin: 0; padding-left: 1rem; } li.also { color: #57606a; }
 ${BADGE_CSS}
+@media (max-width: 640px) { table { display: block; overflow-x: auto; } }
 .level { font-size: 1.25rem; } nav a { margin-right: .75rem; } #filter label { margin-right: .75rem; }`;
 
 const SCRIPT = `
@@ -26,7 +27,7 @@ for (const box of document.querySelectorAll("#filter input")) {
 export function renderHtml(matrix: ComplianceMatrix): string {
   const next = matrix.run?.partial ? undefined : nextLevelSentence(matrix);
   const headline = matrix.run?.partial
-    ? `<strong>${escapeHtml(headlineSentence(matrix))}</strong> (narrowed by --tags or --paths: no level is assessed)`
+    ? `<strong>${escapeHtml(headlineSentence(matrix))}</strong> (narrowed by <code>--tags</code> or <code>--paths</code>: no level is assessed)`
     : `Level reached: <strong>${escapeHtml(levelSentence(matrix))}</strong> (SPEC §0.4)`;
   const body = [
     "<h1>Compliance matrix</h1>",
@@ -98,7 +99,9 @@ function runLine(matrix: ComplianceMatrix): string {
   const parts = [];
   if (matrix.run?.adapterName) parts.push(`Implementation <strong>${escapeHtml(matrix.run.adapterName)}</strong>`);
   if (matrix.run) parts.push(`Generated ${escapeHtml(matrix.run.generatedAt)}`);
-  if (matrix.run) parts.push(matrix.run.tagExpression ? `tag expression <code>${escapeHtml(matrix.run.tagExpression)}</code>` : "all scenarios selected");
+  if (matrix.run) parts.push(matrix.run.tagExpression
+    ? `tag expression <code>${escapeHtml(matrix.run.tagExpression)}</code>`
+    : matrix.run.partial ? "feature files narrowed by <code>--paths</code>" : "all scenarios selected");
   parts.push(`from <code>messages.ndjson</code>`, `full report: <a href="cucumber.html">cucumber.html</a>`,
     `verdicts as described in <code>conformance/INTERPRETING.md</code>`);
   return `${parts.join(" · ")}.`;

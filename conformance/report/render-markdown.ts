@@ -8,7 +8,7 @@ import {
 
 export function renderMarkdown(matrix: ComplianceMatrix): string {
   const headline = matrix.run?.partial
-    ? `**${headlineSentence(matrix)}** (narrowed by --tags or --paths: no level is assessed)`
+    ? `**${headlineSentence(matrix)}** (narrowed by \`--tags\` or \`--paths\`: no level is assessed)`
     : `**Level reached: ${levelSentence(matrix)}** (SPEC §0.4)`;
   const lines = ["# Compliance matrix", "", headline, ""];
   const next = matrix.run?.partial ? undefined : nextLevelSentence(matrix);
@@ -44,7 +44,9 @@ function runLine(matrix: ComplianceMatrix): string {
   const parts = [];
   if (matrix.run?.adapterName) parts.push(`Implementation **${cell(matrix.run.adapterName)}**`);
   if (matrix.run) parts.push(`Generated ${matrix.run.generatedAt}`);
-  if (matrix.run) parts.push(matrix.run.tagExpression ? `tag expression \`${matrix.run.tagExpression}\`` : "all scenarios selected");
+  if (matrix.run) parts.push(matrix.run.tagExpression
+    ? `tag expression \`${matrix.run.tagExpression}\``
+    : matrix.run.partial ? "feature files narrowed by `--paths`" : "all scenarios selected");
   parts.push("from `messages.ndjson`", "verdicts as described in `conformance/INTERPRETING.md`");
   return `${parts.join(" · ")}.`;
 }

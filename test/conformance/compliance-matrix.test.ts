@@ -331,7 +331,7 @@ describe("a kit run with --report", () => {
     expect(selected).toBe(4); // SET-01, SET-02, SET-09 (not applicable), SET-10; the @slow SET-06 was not selected
     expect(printed).toContain(`Compliance matrix: ${join(dir, "report/compliance.md")} (partial run: 4 of ${readMatrix().rows.length} rules selected)`);
     expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain(
-      `**Partial run: 4 of ${readMatrix().rows.length} rules selected** (narrowed by --tags or --paths: no level is assessed)`);
+      `**Partial run: 4 of ${readMatrix().rows.length} rules selected** (narrowed by \`--tags\` or \`--paths\`: no level is assessed)`);
   });
 
   it("prints the verdicts per chapter at the end", () => {
