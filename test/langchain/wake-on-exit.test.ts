@@ -117,7 +117,7 @@ describe("toolkit.wakeOnExit", () => {
   });
 
   it("runs one follow-up after the user's own run when a job ended while that run was in flight", async () => {
-    let userRunEndedAt = 0;
+    let lingerEndedAt = 0;
     let slowed = false;
     // The user's run lingers 1.5 s after its last model call, so the job ends while it is still in flight.
     const slowFinish = createMiddleware({
@@ -127,6 +127,7 @@ describe("toolkit.wakeOnExit", () => {
         if (!slowed && last && (last.tool_calls ?? []).length === 0) {
           slowed = true;
           await sleep(1500);
+          lingerEndedAt = Date.now();
         }
         return undefined;
       },
@@ -140,12 +141,11 @@ describe("toolkit.wakeOnExit", () => {
     stops.push(kit.toolkit.wakeOnExit(agent, THREAD, { debounceMs: 50, onRun: (run) => void runs.push({ at: Date.now(), run }) }));
 
     await agent.invoke({ messages: [new HumanMessage("build it")] }, THREAD);
-    userRunEndedAt = Date.now();
     await waitFor(() => model.calls.length === 3, "the follow-up's model call");
     await sleep(800);
 
     expect(runs).toHaveLength(1);
-    expect(runs[0]!.at).toBeGreaterThanOrEqual(userRunEndedAt - 50); // not before the user's run ended
+    expect(runs[0]!.at).toBeGreaterThanOrEqual(lingerEndedAt); // not while the user's run was still in flight
     expect(modelInputs(model)[2]?.some((text) => /^System: Exec completed \([a-z0-9-]{1,8}, code 0\) :: built$/.test(text))).toBe(true);
   });
 
