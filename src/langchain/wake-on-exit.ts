@@ -84,6 +84,8 @@ class WakeLoop {
   readonly #scopeKey: string;
   #stopped = false;
   #running = false;
+  /** An exit event arrived that no run has been started for yet. */
+  #pending = false;
   #timer: NodeJS.Timeout | undefined;
   readonly #runStarts: number[] = [];
   readonly #unsubscribe: Array<() => void> = [];
@@ -98,9 +100,10 @@ class WakeLoop {
   start(): () => void {
     this.#unsubscribe.push(
       this.source.engine.addWakeListener({ onWake: (request) => this.#onWake(request), onDispose: () => this.stop() }),
-      this.source.threadRuns.onIdle(this.threadId, () => this.#scheduleIfQueued()),
+      this.source.threadRuns.onIdle(this.threadId, () => this.#scheduleIfPending()),
     );
-    this.#scheduleIfQueued(); // events queued before the loop started
+    this.#pending = this.#queued().length > 0; // events queued before the loop started
+    this.#scheduleIfPending();
     return () => this.stop();
   }
 
@@ -112,15 +115,18 @@ class WakeLoop {
   }
 
   #onWake(request: WakeRequest): void {
-    if (request.scopeKey === this.#scopeKey) this.#schedule(this.options.debounceMs);
+    if (request.scopeKey !== this.#scopeKey) return;
+    this.#pending = true;
+    this.#schedule(this.options.debounceMs);
   }
 
   #queued(): SystemEvent[] {
     return this.source.engine.disposed ? [] : this.source.engine.peekSystemEvents(this.#scopeKey);
   }
 
-  #scheduleIfQueued(): void {
-    if (this.#queued().length > 0) this.#schedule(this.options.debounceMs);
+  /** After a run of the thread: a follow-up only for events that arrived meanwhile and are still queued. */
+  #scheduleIfPending(): void {
+    if (this.#pending && this.#queued().length > 0) this.#schedule(this.options.debounceMs);
   }
 
   /** Arms the one timer; a run in flight re-checks the queue when it ends instead. */
@@ -133,11 +139,15 @@ class WakeLoop {
     this.#timer = undefined;
     if (this.#stopped || this.source.threadRuns.isBusy(this.threadId)) return; // a busy thread calls back when idle
     const events = this.#queued();
-    if (events.length === 0) return; // already delivered (a run drained them, or a poll acknowledged them)
+    if (events.length === 0) {
+      this.#pending = false; // already delivered (a run drained them, or a poll acknowledged them)
+      return;
+    }
     const waitMs = this.#rateLimitWaitMs(Date.now());
     if (waitMs > 0) return this.#schedule(waitMs);
+    this.#pending = false;
     await this.#run(events);
-    this.#scheduleIfQueued(); // events that arrived during the run and were not delivered by it: one follow-up
+    this.#scheduleIfPending(); // events that arrived during the run and were not delivered by it: one follow-up
   }
 
   #rateLimitWaitMs(now: number): number {

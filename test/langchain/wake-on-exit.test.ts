@@ -217,6 +217,33 @@ describe("toolkit.wakeOnExit", () => {
     expect(kit.engine.peekSystemEvents(SCOPE)).toHaveLength(1);
   });
 
+  it("does not repeat a run that left the notice queued (a graph without the exit-event node)", async () => {
+    let started = 0;
+    const deaf: WakeableRunnable = { invoke: async () => void (started += 1) };
+    stops.push(kit.toolkit.wakeOnExit(deaf, THREAD, { debounceMs: 0 }));
+    await startJob("sleep 0.1; echo built");
+    await waitFor(() => started === 1, "the wake run");
+    await sleep(600);
+
+    expect(started).toBe(1);
+    expect(kit.engine.peekSystemEvents(SCOPE)).toHaveLength(1);
+  });
+
+  it("watches the thread's own scope under scopeFromThread, and no other scope", async () => {
+    await kit.dispose();
+    kit = createExecTools({ agentName: "builder", scopeFromThread: true, cwd, env: { ...process.env, SHELL: "/bin/sh" } });
+    const runs: WakeRun[] = [];
+    const idle: WakeableRunnable = { invoke: async () => undefined };
+    stops.push(kit.toolkit.wakeOnExit(idle, THREAD, { debounceMs: 0, onRun: (run) => void runs.push(run) }));
+    await kit.engine.exec({ command: "sleep 0.1; echo other", background: true }, { scopeKey: SCOPE });
+    const own = await kit.engine.exec({ command: "sleep 0.3; echo own", background: true }, { scopeKey: "thread:t1" });
+    await waitFor(() => runs.length === 1, "the wake run of thread t1");
+    await sleep(300);
+
+    expect(runs).toEqual([{ threadId: "t1", scopeKey: "thread:t1", events: [expect.objectContaining({ sessionId: own.details["sessionId"] })] }]);
+    expect(kit.engine.peekSystemEvents(SCOPE)).toHaveLength(1);
+  });
+
   it.each([
     [{ debounceMs: -1 }, "wakeOnExit: debounceMs must be a finite number of milliseconds ≥ 0 (got -1)."],
     [{ debounceMs: Number.NaN }, "wakeOnExit: debounceMs must be a finite number of milliseconds ≥ 0 (got NaN)."],
