@@ -1,10 +1,14 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { levelSentence } from "./report/report-text.js";
+import { compareMain } from "./compare-cli.js";
+import { adapterNameFromEnvironment } from "./load-adapter.js";
+import { renderChapterSummary } from "./report/chapter-summary.js";
+import { headlineSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./load-adapter.js";
 import catalog from "./catalog/rules.json" with { type: "json" };
@@ -21,11 +25,15 @@ function findPackageRoot(start: string): string {
   }
 }
 
+/** The console formatter (scenario progress, then cucumber's summary), next to this module in source and in dist/. */
+const PROGRESS_FORMATTER = join(dirname(fileURLToPath(import.meta.url)), `report/progress-formatter${extname(fileURLToPath(import.meta.url))}`);
+
 /** SPEC §0.4 / §0.8 item 2. */
 export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;
 export type Level = keyof typeof LEVEL_TAGS;
 
 const USAGE = `Usage: exec-process-conformance [options]
+       exec-process-conformance compare <report-dir>... --out <dir>   (several runs side by side)
 
   --adapter <module>     a module whose default export returns a ConformanceAdapter (default: the reference)
   --command "<cmd>"      an implementation speaking the stdio protocol (conformance/PROTOCOL.md)
@@ -99,8 +107,8 @@ export function tagExpression(level: Level, extra: string | undefined): string {
   return parts.map((part) => `(${part})`).join(" and ");
 }
 
-/** Runs the suite; resolves to true when every selected scenario passed. */
-export async function runConformance(options: CliOptions): Promise<boolean> {
+/** Runs the suite; resolves to true when every selected scenario passed. `messagesDir` gets messages.ndjson. */
+export async function runConformance(options: CliOptions, messagesDir = options.report): Promise<boolean> {
   if (options.adapter) process.env["CONFORMANCE_ADAPTER"] = options.adapter;
   if (options.command) {
     process.env["CONFORMANCE_COMMAND"] = options.command;
@@ -113,8 +121,8 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
     mkdirSync(options.report, { recursive: true });
     files[join(options.report, "cucumber.html")] = "html";
     files[join(options.report, "junit.xml")] = "junit";
-    files[join(options.report, "messages.ndjson")] = "message";
   }
+  if (messagesDir) files[join(messagesDir, "messages.ndjson")] = "message";
   const { runConfiguration } = await loadConfiguration({
     file: false,
     provided: {
@@ -124,7 +132,7 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
       parallel: options.parallel,
       retry: options.retry,
       worldParameters: { toleranceMs: options.toleranceMs },
-      format: ["progress", ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
+      format: [PROGRESS_FORMATTER, ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
     },
   }, { cwd: PACKAGE_ROOT });
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
@@ -132,6 +140,7 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "compare") return compareMain(argv.slice(1));
   let options: CliOptions;
   try {
     options = parseCli(argv);
@@ -146,20 +155,32 @@ export async function main(argv: string[]): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
-  const success = await runConformance(options);
-  if (options.report) {
-    console.log(`\nConformance report written to ${options.report}`);
+  // Without --report the matrix is still built, in a temporary folder, for the chapter table.
+  const reportDir = options.report ?? mkdtempSync(join(tmpdir(), "exec-conformance-"));
+  try {
+    const success = await runConformance(options, reportDir);
+    let written: ReturnType<typeof writeComplianceReport>;
     try {
-      const { markdownPath, matrix } = writeComplianceReport(options.report, {
+      written = writeComplianceReport(reportDir, {
         cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
+        adapterName: await adapterNameFromEnvironment(), partial: options.tags !== undefined || options.paths !== undefined,
         ...(divergences ? { divergences } : {}),
       });
-      console.log(`Compliance matrix: ${markdownPath} (level reached: ${levelSentence(matrix)})`);
-      console.log(`Scenarios that passed only on retry: ${matrix.run?.passedOnlyOnRetry ?? 0}`);
     } catch (error) {
       console.error(`Could not write the compliance matrix: ${(error as Error).message}`);
       return 2;
     }
+    console.log(`\n${renderChapterSummary(written.matrix)}\n`);
+    if (options.report) {
+      console.log(`Conformance report written to ${options.report}`);
+      console.log(`Compliance matrix: ${written.markdownPath} (${lowerFirst(headlineSentence(written.matrix))})`);
+    } else {
+      console.log(headlineSentence(written.matrix));
+    }
+    return success ? 0 : 1;
+  } finally {
+    if (!options.report) rmSync(reportDir, { recursive: true, force: true });
   }
-  return success ? 0 : 1;
 }
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);

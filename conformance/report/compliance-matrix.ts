@@ -59,6 +59,10 @@ export interface RunInfo {
   tagExpression?: string;
   /** Scenarios that failed at first and passed on a later attempt (`--retry`): passed, but only on retry. */
   passedOnlyOnRetry?: number;
+  /** The implementation that ran: the adapter's `name`. */
+  adapterName?: string;
+  /** Set when `--tags` or `--paths` narrowed the run: a level is then not assessed. */
+  partial?: true;
 }
 
 export interface ComplianceMatrix {

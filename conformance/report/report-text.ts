@@ -58,6 +58,17 @@ export function levelSentence(matrix: Pick<ComplianceMatrix, "level" | "notAppli
   return `${level} (${count} ${count === 1 ? "rule" : "rules"} not applicable: capability missing)`;
 }
 
+/** Rules the run selected: at least one of their deciding scenarios ran. */
+export function selectedRuleCount(matrix: Pick<ComplianceMatrix, "rows">): number {
+  return matrix.rows.filter((row) => row.verdict !== "not run" && row.verdict !== "no scenario").length;
+}
+
+/** The headline: "Level reached: Reference", or for a run narrowed by --tags/--paths "Partial run: 12 of 300 rules selected". */
+export function headlineSentence(matrix: Pick<ComplianceMatrix, "run" | "rows" | "level" | "notApplicableInLevel">): string {
+  if (matrix.run?.partial) return `Partial run: ${selectedRuleCount(matrix)} of ${matrix.rows.length} rules selected`;
+  return `Level reached: ${levelSentence(matrix)}`;
+}
+
 /** "Documented + compatibility is not reached; rules blocking it: 2 failed, 1 not run." */
 export function nextLevelSentence(matrix: Pick<ComplianceMatrix, "nextLevel">): string | undefined {
   const next = matrix.nextLevel;

@@ -17,6 +17,10 @@ export interface ComplianceReportOptions {
   /** The kit's features directory; its scenarios missing from the stream are reported as not run. */
   featuresDir?: string;
   tagExpression?: string;
+  /** Recorded in the matrix, so that `compare` can name the run's column. */
+  adapterName?: string;
+  /** The run was narrowed by --tags or --paths (see RunInfo.partial). */
+  partial?: boolean;
   now?: Date;
   /** Known divergences by rule id (`--divergences`). */
   divergences?: Readonly<Record<string, string>>;
@@ -38,6 +42,8 @@ export function writeComplianceReport(reportDir: string, options: ComplianceRepo
   const run: RunInfo = { generatedAt: (options.now ?? new Date()).toISOString() };
   if (options.tagExpression) run.tagExpression = options.tagExpression;
   run.passedOnlyOnRetry = scenarios.filter((scenario) => scenario.passedOnRetry).length;
+  if (options.adapterName) run.adapterName = options.adapterName;
+  if (options.partial) run.partial = true;
   matrix.run = run;
   const files = {
     markdownPath: join(reportDir, "compliance.md"),

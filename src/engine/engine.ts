@@ -71,6 +71,13 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
     peekSystemEvents: (scopeKey) => notifier.peek(scopeKey),
     clearFinishedSessions: (scopeKey) => registry.clearFinished(scopeKey),
     liveSessionIds: () => registry.liveIds(),
+    addWakeListener: (listener) => {
+      if (disposing) {
+        listener.onDispose?.();
+        return () => undefined;
+      }
+      return notifier.addWakeListener(listener);
+    },
     get disposed() {
       return disposing !== undefined;
     },

@@ -60,6 +60,14 @@ export interface CallContext {
 export interface SystemEvent { scopeKey: string; sessionId: string; text: string; contextKey: string; createdAt: number }
 export interface WakeRequest { scopeKey: string; sessionId: string; source: "exec-event"; reason: "exec-event" }
 
+/** A subscriber to wake requests, added after the engine was created (`engine.addWakeListener`). */
+export interface WakeListener {
+  /** Called like `onWake`: once per queued exit event, after it is queued (NOTIFY-12). */
+  onWake(request: WakeRequest): void;
+  /** Called once when the engine is disposed; no wake follows it. */
+  onDispose?(): void;
+}
+
 /** Extension point for `host: "sandbox"` / `host: "node"` (EXEC-08, EXEC-09). */
 export interface HostExecutor {
   spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess>;
@@ -118,6 +126,8 @@ export interface SessionEngine {
   peekSystemEvents(scopeKey: string): SystemEvent[];
   clearFinishedSessions(scopeKey: string): number;
   liveSessionIds(): string[];
+  /** Adds a wake subscriber (errors it throws are ignored, NOTIFY-11); returns the function that removes it. */
+  addWakeListener(listener: WakeListener): () => void;
   dispose(): Promise<void>;
   /** True once dispose() was called. */
   readonly disposed: boolean;

@@ -376,9 +376,25 @@ describe("a kit run with --report", () => {
   const readMatrix = (): ComplianceMatrix => JSON.parse(readFileSync(join(dir, "report/compliance.json"), "utf8")) as ComplianceMatrix;
   const row = (id: string) => readMatrix().rows.find((candidate) => candidate.id === id)!;
 
-  it("fails the run and prints the path of compliance.md with the level reached", () => {
+  it("fails the run and prints the path of compliance.md, saying that --tags made it a partial run", () => {
     expect(exitCode).toBe(1);
-    expect(printed).toContain(`Compliance matrix: ${join(dir, "report/compliance.md")} (level reached: none)`);
+    const selected = readMatrix().rows.filter((candidate) => !["not run", "no scenario"].includes(candidate.verdict)).length;
+    expect(selected).toBe(4); // SET-01, SET-02, SET-09 (not applicable), SET-10; the @slow SET-06 was not selected
+    expect(printed).toContain(`Compliance matrix: ${join(dir, "report/compliance.md")} (partial run: 4 of ${readMatrix().rows.length} rules selected)`);
+    expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain(
+      `**Partial run: 4 of ${readMatrix().rows.length} rules selected** (narrowed by \`--tags\` or \`--paths\`: no level is assessed)`);
+  });
+
+  it("prints the verdicts per chapter at the end", () => {
+    const table = printed.find((text) => text.includes("Chapter")) ?? "";
+    expect(table).toMatch(/^\nChapter +Rules +passed +failed +diverges +skipped +not applicable +not run +no scenario\n-+ /);
+    expect(table).toMatch(/\nAll rules +\d+ +1 +2 +0 +0 +1 +\d+ +\d+\n$/);
+  });
+
+  it("records the adapter's name in the matrix and shows it in both renderings", () => {
+    expect(readMatrix().run).toMatchObject({ adapterName: "fixture", partial: true });
+    expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain("Implementation **fixture** · Generated ");
+    expect(readFileSync(join(dir, "report/compliance.html"), "utf8")).toContain("Implementation <strong>fixture</strong> · Generated ");
   });
 
   it("writes the three matrix files next to the cucumber reports", () => {
