@@ -18,7 +18,10 @@ BeforeAll(async function () {
   adapter = await loadAdapterFromEnvironment();
 });
 
-const CAPABILITY_TAGS: Record<string, Capability> = { "@pty": "pty", "@executor": "executor", "@bridge": "bridge" };
+const CAPABILITY_TAGS: Record<string, Capability> = {
+  "@pty": "pty", "@executor": "executor", "@bridge": "bridge",
+  "@langchain": "langchain",
+};
 
 Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
   if (!adapter) throw new Error("No adapter was loaded.");

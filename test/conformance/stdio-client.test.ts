@@ -37,7 +37,7 @@ async function rejectionOf(promise: Promise<unknown>, withinMs: number): Promise
 describe("createStdioAdapter with the reference stdio server", () => {
   it("reads the capabilities with a probe, runs calls, aborts one at once, and ends after dispose", async () => {
     const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT });
-    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge"]);
+    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge", "langchain"]);
     const instance = await startIn(adapter);
     expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" })).toMatchObject({ kind: "result", text: "hi" });
     const aborted = await instance.call("exec", { command: "sleep 5; touch late" }, { scope: "main", abortAfterMs: 0 });
