@@ -272,17 +272,32 @@ Then("the conversation is {string}", function (this: ConformanceWorld, json: str
 
 // ---- concurrent calls (LC-24, plain calls) ----
 
-Then("the started calls {string} and {string} share no line matching {string}", async function (this: ConformanceWorld, a: string, b: string, pattern: string) {
-  const texts = await Promise.all([a, b].map(async (name) => {
-    const pending = this.started.get(name);
+/** Awaits started calls (each becomes the last call in turn) and returns their texts. */
+async function startedTexts(world: ConformanceWorld, names: string[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const name of names) {
+    const pending = world.started.get(name);
     if (!pending) throw new Error(`No call was started as "${name}".`);
-    this.started.delete(name);
-    const timed = await pending;
-    this.record(timed);
-    return this.lastResult().text;
-  }));
+    world.started.delete(name);
+    world.record(await pending);
+    texts.push(world.lastResult().text);
+  }
+  return texts;
+}
+
+const linesMatching = (text: string, pattern: RegExp): string[] => text.split("\n").filter((line) => pattern.test(line));
+
+Then("the started calls {string} and {string} share no line matching {string}", async function (this: ConformanceWorld, a: string, b: string, pattern: string) {
+  const [textA, textB] = await startedTexts(this, [a, b]) as [string, string];
   const matching = new RegExp(inline(this, pattern));
-  const [linesA, linesB] = texts.map((text) => new Set(text!.split("\n").filter((line) => matching.test(line)))) as [Set<string>, Set<string>];
-  const shared = [...linesA].filter((line) => linesB.has(line));
-  assert.deepEqual(shared, [], `both polls returned these lines:\n  ${show(texts[0]!)}\n  ${show(texts[1]!)}`);
+  const linesB = new Set(linesMatching(textB, matching));
+  const shared = linesMatching(textA, matching).filter((line) => linesB.has(line));
+  assert.deepEqual(shared, [], `both calls returned these lines:\n  ${show(textA)}\n  ${show(textB)}`);
+});
+
+Then("the started calls {string} and {string} returned the lines {string} between them, none twice", async function (this: ConformanceWorld, a: string, b: string, lines: string) {
+  const texts = await startedTexts(this, [a, b]);
+  const expected = inline(this, lines).split(" ");
+  const returned = texts.flatMap((text) => text.split("\n")).filter((line) => expected.includes(line));
+  assert.deepEqual([...returned].sort(), [...expected].sort(), `the calls returned:\n  ${texts.map(show).join("\n  ")}`);
 });
