@@ -151,7 +151,10 @@ export interface ToolInvocation {
   asToolCall: boolean;
   /** The run's `configurable.thread_id` (LC-04). */
   threadId?: string;
-  /** Abort the run's signal this many ms after the invocation starts (0 = already aborted, LC-22). */
+  /**
+   * Abort the run's signal this many ms after the invocation starts (0 = already aborted, LC-22). Unlike a plain
+   * call's, it fires also when the invocation has already returned: a run's signal outlives its tool calls (EXEC-41).
+   */
   abortAfterMs?: number;
 }
 

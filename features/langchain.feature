@@ -450,7 +450,7 @@ Feature: the LangChain surface
         | an action that is a number | process | {"action": 3}         |
 
   @LC-22 @langchain
-  Rule: the run's abort signal ends a foreground exec and a waiting poll
+  Rule: the run's abort signal ends a foreground exec and a waiting poll, and leaves backgrounded sessions alone
 
     @upstream @EXEC-40
     Scenario: aborting the run during the foreground window rejects and ends the command
@@ -467,6 +467,15 @@ Feature: the LangChain surface
       And the toolkit's process tool is invoked with a tool call '{"action": "poll", "sessionId": "<id>", "timeout": 5000}' whose run is aborted after 300 ms
       Then the call is rejected with an error named "AbortError"
       And the session is live
+
+    @upstream @EXEC-41
+    Scenario: aborting the run after exec returned running leaves the session running to completion
+      Given a LangChain toolkit with '{"scopeKey": "main"}'
+      When the toolkit's exec tool is invoked with a tool call '{"command": "sleep 1.5; echo survived", "yieldMs": 200}' whose run is aborted after 700 ms
+      Then the detail "status" is "running"
+      When the session finishes
+      And the session is polled
+      Then the text is "survived\n\nProcess exited with code 0."
 
   @LC-23 @langchain
   Rule: session output enters the conversation only through recorded poll/log results and exit-event snippets

@@ -69,10 +69,9 @@ async function invoke(
 ): Promise<InvocationOutcome> {
   const events: CustomEvent[] = [];
   const controller = new AbortController();
-  let abortTimer: NodeJS.Timeout | undefined;
   if (invocation.abortAfterMs !== undefined) {
     if (invocation.abortAfterMs <= 0) controller.abort();
-    else abortTimer = setTimeout(() => controller.abort(), invocation.abortAfterMs);
+    else setTimeout(() => controller.abort(), invocation.abortAfterMs);
   }
   const config = {
     signal: outside ? AbortSignal.any([controller.signal, outside]) : controller.signal,
@@ -89,9 +88,8 @@ async function invoke(
   } catch (error) {
     const { message, name } = error as Error;
     return { kind: "rejection", message: String(message), name: String(name), schemaError: error instanceof ToolInputParsingException, events };
-  } finally {
-    clearTimeout(abortTimer);
   }
+  // abortTimer is left armed: the run's signal fires at abortAfterMs even after the tool returned (LC-22, EXEC-41).
 }
 
 function toChatMessage(message: BaseMessage): ChatMessage {

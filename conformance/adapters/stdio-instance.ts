@@ -45,11 +45,13 @@ export function createStdioInstance(connection: StdioConnection, offered: Capabi
       // nobody is waiting any more; a process that did not exit is reported by the After hook's survivor check
     }), END_AFTER_DISPOSE_MS);
   };
-  const request = async <M extends Method>(method: M, params: ParamsOf<M>, abortAfterMs?: number): Promise<ResultOf<M>> => {
+  const request = async <M extends Method>(
+    method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: { abortAfterAnswer?: boolean },
+  ): Promise<ResultOf<M>> => {
     clearTimeout(endTimer);
     active += 1;
     try {
-      return await connection.request(method, params, abortAfterMs);
+      return await connection.request(method, params, abortAfterMs, options);
     } finally {
       active -= 1;
       armEnd();
@@ -103,7 +105,9 @@ export function createStdioInstance(connection: StdioConnection, offered: Capabi
   return instance;
 }
 
-type Request = <M extends Method>(method: M, params: ParamsOf<M>, abortAfterMs?: number) => Promise<ResultOf<M>>;
+type Request = <M extends Method>(
+  method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: { abortAfterAnswer?: boolean },
+) => Promise<ResultOf<M>>;
 type Field = <T>(method: Method, result: object, name: string, valid: (value: unknown) => value is T) => T;
 
 /** Capability "langchain": the four methods, each answer checked for the fields the steps read. */
@@ -115,7 +119,7 @@ function addLangChain(instance: StdioInstance, request: Request, field: Field): 
     return result;
   };
   instance.invokeTool = async ({ abortAfterMs, ...invocation }) => {
-    const outcome = await request("invokeTool", invocation, abortAfterMs);
+    const outcome = await request("invokeTool", invocation, abortAfterMs, { abortAfterAnswer: true });
     const kind = field("invokeTool", outcome, "kind", isInvocationKind);
     field("invokeTool", outcome, "events", Array.isArray);
     if (kind === "message") field("invokeTool", outcome, "status", isString);

@@ -27,6 +27,8 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
   let instance: Promise<ReferenceInstance> | undefined;
   /** Abort controllers of the calls in flight, by request id. */
   const inFlight = new Map<number, AbortController>();
+  /** Signals of finished invocations: a LangChain run's signal may still fire after its tool call (LC-22). */
+  const finishedRuns = new Map<number, AbortController>();
   /** Calls whose abort arrived together with them (the same read), so they start already aborted. */
   const abortedOnArrival = new Set<number>();
 
@@ -57,7 +59,9 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
       }
     },
     async abort(params) {
-      inFlight.get(params["callId"] as number)?.abort(); // a call that already finished has nothing to abort
+      const callId = params["callId"] as number;
+      inFlight.get(callId)?.abort(); // a call that already finished has nothing to abort
+      finishedRuns.get(callId)?.abort(); // an invocation's run signal still fires (LC-22)
       return {};
     },
     drainEvents: async (params) => ({ events: await (await started()).drainEvents(scopeOf(params)) }),
@@ -77,6 +81,7 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
         return await (await started()).invokeTool(invocation, controller.signal);
       } finally {
         inFlight.delete(id);
+        finishedRuns.set(id, controller);
       }
     },
     drainEventMessages: async (params) =>
