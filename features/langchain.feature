@@ -505,7 +505,7 @@ Feature: the LangChain surface
 
     @upstream
     Scenario: two concurrent polls of one session with output pending return no line twice
-      When exec runs "for i in 1 2 3 4 5 6; do echo line$i; done; sleep 30" in the background
+      When exec runs "printf 'line1\\nline2\\nline3\\nline4\\nline5\\nline6\\n'; sleep 30" in the background
       And 300 ms pass
       And process is started as "a" with '{"action": "poll", "sessionId": "<id>", "timeout": 2000}'
       And process is started as "b" with '{"action": "poll", "sessionId": "<id>", "timeout": 2000}'
