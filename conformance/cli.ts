@@ -7,6 +7,9 @@ import { parseArgs } from "node:util";
 import { levelSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./load-adapter.js";
+import catalog from "./catalog/rules.json" with { type: "json" };
+import type { RuleEntry } from "./catalog/spec-rules.js";
+import { readDivergences, type Divergences } from "./report/divergences.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
 const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -34,6 +37,7 @@ const USAGE = `Usage: exec-process-conformance [options]
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
   --retry <n>            run a failed scenario again up to n times (default 0)
   --paths <glob>         feature files to run (default: all)
+  --divergences <file>   JSON {"RULE-ID": "note"}: failed rules with a note show as "diverges (explained)"
   --help`;
 
 export interface CliOptions {
@@ -47,6 +51,8 @@ export interface CliOptions {
   toleranceMs: number;
   retry: number;
   paths?: string[];
+  /** A JSON file of known divergences, rule id → note (conformance/report/divergences.ts). */
+  divergences?: string;
 }
 
 export function parseCli(argv: string[]): CliOptions {
@@ -56,6 +62,7 @@ export function parseCli(argv: string[]): CliOptions {
       adapter: { type: "string" }, command: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
       parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
       tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" },
+      divergences: { type: "string" },
     },
   });
   if (values.help) {
@@ -77,6 +84,7 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.tags) options.tags = values.tags;
   if (values.report) options.report = resolve(values.report);
   if (values.paths) options.paths = values.paths.map((path) => resolve(path));
+  if (values.divergences) options.divergences = resolve(values.divergences);
   return options;
 }
 
@@ -131,12 +139,20 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  let divergences: Divergences | undefined;
+  try {
+    divergences = options.divergences ? readDivergences(options.divergences, catalog as RuleEntry[]) : undefined;
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
   const success = await runConformance(options);
   if (options.report) {
     console.log(`\nConformance report written to ${options.report}`);
     try {
       const { markdownPath, matrix } = writeComplianceReport(options.report, {
         cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
+        ...(divergences ? { divergences } : {}),
       });
       console.log(`Compliance matrix: ${markdownPath} (level reached: ${levelSentence(matrix)})`);
       console.log(`Scenarios that passed only on retry: ${matrix.run?.passedOnlyOnRetry ?? 0}`);

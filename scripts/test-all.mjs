@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: type check, unit tests (vitest), then the conformance suite against the reference implementation,
 // in-process and over stdio. Ends with one plain line `total: N passed, N failed` (TOOLCHAIN.md, CI closing line).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -15,12 +15,34 @@ const tolerance = process.env.CONFORMANCE_TOLERANCE_MS ?? "1500";
 const tally = { passed: 0, failed: 0, retried: 0 };
 const lines = [];
 
+// Runs a step with its output shown live and kept, to be searched for PTY write errors.
 function run(label, command, args) {
   console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
   const started = Date.now();
-  const { status } = spawnSync(command, args, { stdio: "inherit" });
-  console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return status === 0;
+  return new Promise((resolveRun) => {
+    const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"] });
+    let output = "";
+    const tee = (target) => (chunk) => {
+      target.write(chunk);
+      output += chunk;
+    };
+    child.stdout.on("data", tee(process.stdout));
+    child.stderr.on("data", tee(process.stderr));
+    child.once("close", (status) => {
+      findPtyWriteErrors(label, output);
+      console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      resolveRun(status === 0);
+    });
+  });
+}
+
+// node-pty prints this when a write reaches a terminal that is gone (issue 9): any occurrence fails the run.
+const PTY_WRITE_ERROR = "Unhandled pty write error";
+const ptyWriteErrors = [];
+
+function findPtyWriteErrors(label, output) {
+  const found = output.split(PTY_WRITE_ERROR).length - 1;
+  if (found > 0) ptyWriteErrors.push(`${label}: "${PTY_WRITE_ERROR}" printed ${found} time(s)`);
 }
 
 function count(label, passed, failed, passedOnlyOnRetry = 0) {
@@ -32,12 +54,12 @@ function count(label, passed, failed, passedOnlyOnRetry = 0) {
 }
 
 // 1. Type check: one check.
-const typed = run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
+const typed = await run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
 count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
 
 // 2. Unit tests, counted from vitest's JSON report.
 const vitestJson = join(reports, "vitest.json");
-const unitOk = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+const unitOk = await run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 if (existsSync(vitestJson)) {
   const report = JSON.parse(readFileSync(vitestJson, "utf8"));
   count("unit tests", report.numPassedTests, report.numFailedTests + (unitOk || report.numFailedTests > 0 ? 0 : 1));
@@ -67,6 +89,7 @@ const results = await Promise.all(runs.map(async ([label, extra]) => {
 }));
 for (const { label, dir, log, ok } of results) {
   const junit = join(dir, "junit.xml");
+  findPtyWriteErrors(label, readFileSync(log, "utf8"));
   if (!ok) console.log(`\n--- ${label}: end of ${log}\n${readFileSync(log, "utf8").split("\n").slice(-60).join("\n")}`);
   if (existsSync(junit)) {
     const { passed, failed } = junitCounts(readFileSync(junit, "utf8"));
@@ -104,6 +127,7 @@ function junitCounts(xml) {
   return { passed, failed };
 }
 
+for (const line of ptyWriteErrors) count(line, 0, 1);
 console.log(`\n${lines.join("\n")}`);
 console.log(`retried: ${tally.retried} scenarios passed only on retry (counted as passed above)`);
 console.log(`total: ${tally.passed} passed, ${tally.failed} failed`);

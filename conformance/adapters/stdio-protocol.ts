@@ -54,7 +54,7 @@ export const METHODS: readonly Method[] = [
   "describeToolkit", "invokeTool", "drainEventMessages", "applyBeforeModel",
 ];
 
-export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "langchain"];
+export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "faults", "langchain"];
 
 export interface ProtocolRequest { id: number; method: string; params?: Record<string, unknown> }
 

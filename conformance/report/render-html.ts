@@ -13,7 +13,7 @@ table { border-collapse: collapse; width: 100%; } th, td { border: 1px solid #d0
 th { background: #f6f8fa; } td.n { text-align: right; } code { background: #f6f8fa; padding: 0 .2rem; border-radius: 3px; }
 td.id { white-space: nowrap; font-weight: 600; } ul { margin: 0; padding-left: 1rem; } li.also { color: #57606a; }
 .v { white-space: nowrap; padding: .1rem .4rem; border-radius: 4px; }
-.v-passed { background: #dafbe1; } .v-failed { background: #ffebe9; } .v-skipped { background: #fff8c5; }
+.v-passed { background: #dafbe1; } .v-failed { background: #ffebe9; } .v-diverges { background: #ffe2c2; } .divergence { margin: .25em 0 0; font-size: .85em; } .v-skipped { background: #fff8c5; }
 .v-not-applicable, .v-not-run, .v-no-scenario { background: #eaeef2; }
 .level { font-size: 1.25rem; } nav a { margin-right: .75rem; } #filter label { margin-right: .75rem; }`;
 
@@ -71,7 +71,8 @@ function ruleRow(row: MatrixRow): string {
     ...row.alsoExercisedBy.map((link) => `<li class="also">also ${scenarioItem(row.id, link)}${link.profile ? ` <code>@${link.profile}</code>` : ""}</li>`),
   ];
   return `<tr id="${row.id}" data-verdict="${row.verdict}"><td class="id">${id}</td><td>${row.profile}</td>`
-    + `<td>${inlineMarkdown(row.summary)}</td><td>${verdictBadge(row.verdict, VERDICT_LABELS[row.verdict])}</td>`
+    + `<td>${inlineMarkdown(row.summary)}</td><td>${verdictBadge(row.verdict, VERDICT_LABELS[row.verdict])}`
+    + `${row.divergence ? `<p class="divergence">${escapeHtml(row.divergence)}</p>` : ""}</td>`
     + `<td>${items.length ? `<ul>${items.join("")}</ul>` : "—"}</td></tr>`;
 }
 

@@ -26,7 +26,8 @@ export function ruleRow(row: MatrixRow): string {
     ...row.scenarios.map(scenarioEntry),
     ...row.alsoExercisedBy.map((link) => `also ${scenarioEntry(link)}${link.profile ? ` @${link.profile}` : ""}`),
   ];
-  const verdict = `${VERDICT_MARKS[row.verdict]} ${VERDICT_LABELS[row.verdict]}`;
+  const explained = row.divergence ? `: ${cell(row.divergence)}` : "";
+  const verdict = `${VERDICT_MARKS[row.verdict]} ${VERDICT_LABELS[row.verdict]}${explained}`;
   return `| ${id} | ${row.profile} | ${cell(row.summary)} | ${verdict} | ${scenarios.join("<br>") || "—"} |`;
 }
 

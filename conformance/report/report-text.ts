@@ -6,6 +6,7 @@ import type { ScenarioStatus } from "./scenario-results.js";
 export const VERDICT_MARKS: Record<RuleVerdict, string> = {
   passed: "✅",
   failed: "❌",
+  diverges: "⚠️",
   skipped: "⏭️",
   "not applicable": "➖",
   "not run": "⏸️",
@@ -16,6 +17,7 @@ export const VERDICT_MARKS: Record<RuleVerdict, string> = {
 export const VERDICT_LABELS: Record<RuleVerdict, string> = {
   passed: "passed",
   failed: "failed",
+  diverges: "diverges (explained)",
   skipped: "skipped",
   "not applicable": "not applicable (capability missing)",
   "not run": "not run (not selected)",

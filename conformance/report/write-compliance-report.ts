@@ -18,6 +18,8 @@ export interface ComplianceReportOptions {
   featuresDir?: string;
   tagExpression?: string;
   now?: Date;
+  /** Known divergences by rule id (`--divergences`). */
+  divergences?: Readonly<Record<string, string>>;
 }
 
 export interface ComplianceReportFiles {
@@ -32,7 +34,7 @@ export function writeComplianceReport(reportDir: string, options: ComplianceRepo
   const scenarios = collectScenarioResults(envelopes);
   const rules = options.rules ?? (catalog as RuleEntry[]);
   const unloadedScenarios = options.featuresDir ? readUnloadedScenarios(options.featuresDir, options.cwd, scenarios) : [];
-  const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios });
+  const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios, divergences: options.divergences ?? {} });
   const run: RunInfo = { generatedAt: (options.now ?? new Date()).toISOString() };
   if (options.tagExpression) run.tagExpression = options.tagExpression;
   run.passedOnlyOnRetry = scenarios.filter((scenario) => scenario.passedOnRetry).length;

@@ -8,6 +8,9 @@ import { Session } from "./session.js";
 import { createSessionId } from "./session-id.js";
 import { SessionRegistry } from "./session-registry.js";
 import { resolveSettings } from "./settings.js";
+import { withFaults } from "./spawn/faults.js";
+import { spawnWithPipes } from "./spawn/pipe-backend.js";
+import { spawnWithPty } from "./spawn/pty-backend.js";
 import type { SessionEngine, SessionEngineOptions } from "./types.js";
 
 /** Creates an engine with its own settings and registry; nothing is shared between engines (REG-01, SET-03). */
@@ -28,6 +31,7 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
     cwd: options.cwd ?? process.cwd(),
     env,
     executors: { ...options.executors },
+    backends: withFaults({ pipes: spawnWithPipes, pty: spawnWithPty }, options.faults),
     registry,
     notifier,
     assertNotDisposed() {

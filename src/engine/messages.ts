@@ -62,6 +62,8 @@ export const noActiveSession = (id: string): string => `No active session found 
 export const noFinishedSession = (id: string): string => `No finished session found for ${id}`;
 export const finalizing = (id: string): string => `Session ${id} is finalizing.`;
 export const stdinNotWritable = (id: string): string => `Session ${id} stdin is not writable.`;
+export const ptyInputQueueFull = (pendingBytes: number): string =>
+  `Input not sent: the terminal still holds ${pendingBytes} bytes of earlier input that the program has not read. Wait until it reads its input (poll shows its progress), or kill the session.`;
 export const NO_SESSIONS = "No running or recent sessions.";
 export const NO_NEW_OUTPUT = "(no new output)";
 export const PROCESS_STILL_RUNNING = "Process still running.";

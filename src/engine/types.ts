@@ -1,4 +1,5 @@
 // Public data types of the session engine (SPEC §0.7).
+import type { SpawnFaults } from "./spawn/faults.js";
 import type { ExecConfig } from "./settings.js";
 
 export type { ExecConfig };
@@ -92,6 +93,11 @@ export interface SessionEngineOptions {
   /** Overrides OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS (SET-15). */
   inputWaitIdleMs?: number;
   executors?: { sandbox?: HostExecutor; node?: HostExecutor };
+  /**
+   * Makes local spawn backends fail on purpose, for conformance and fault-injection tests only (PTY-05, PTY-06,
+   * INPUT-07). Never set it in production.
+   */
+  faults?: SpawnFaults;
   /** Called synchronously for every queued exit event (NOTIFY-02). */
   onSystemEvent?: (event: SystemEvent) => void;
   /** Called once per queued exit event, after it is queued (NOTIFY-12). */

@@ -19,7 +19,7 @@ BeforeAll(async function () {
 });
 
 const CAPABILITY_TAGS: Record<string, Capability> = {
-  "@pty": "pty", "@executor": "executor", "@bridge": "bridge",
+  "@pty": "pty", "@executor": "executor", "@bridge": "bridge", "@faults": "faults",
   "@langchain": "langchain",
 };
 

@@ -1,7 +1,8 @@
 // The typed World of the conformance suite: one per scenario, holding the adapter instance and what the steps saw.
 import { World, setWorldConstructor, type IWorldOptions } from "@cucumber/cucumber";
 import type {
-  AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, StartOptions, SystemEvent,
+  AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
+  SystemEvent,
 } from "../../conformance/adapter.js";
 
 export interface SuiteParameters {
@@ -22,6 +23,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   config: { tools: { exec: Record<string, unknown> } } = { tools: { exec: {} } };
   inputWaitIdleMs: number | undefined;
   executors: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec } = {};
+  faults: FaultSpec = {};
   scope = "main";
   processTool = true;
   allowElevated = false;
@@ -60,6 +62,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
     const options: StartOptions = { env: { ...this.env }, config: this.config, cwd: this.cwd };
     if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
     if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
+    if (Object.keys(this.faults).length > 0) options.faults = this.faults;
     this.instance = await this.adapter.start(options);
     return this.instance;
   }

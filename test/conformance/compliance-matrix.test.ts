@@ -12,6 +12,7 @@ import { escapeHtml, inlineMarkdown, renderHtml } from "../../conformance/report
 import { cell, renderMarkdown, ruleRow } from "../../conformance/report/render-markdown.js";
 import { levelSentence, nextLevelSentence } from "../../conformance/report/report-text.js";
 import { collectScenarioResults, parseMessageStream, type ScenarioResult, type ScenarioStatus } from "../../conformance/report/scenario-results.js";
+import { parseDivergences } from "../../conformance/report/divergences.js";
 import { renderStepVocabulary, stepVocabularyFromMessages } from "../../conformance/report/step-vocabulary.js";
 import { writeComplianceReport } from "../../conformance/report/write-compliance-report.js";
 
@@ -170,7 +171,7 @@ describe("the compliance matrix of a small run", () => {
   });
 
   it("counts verdicts per profile and in total", () => {
-    expect(matrix.counts.doc).toEqual({ rules: 3, passed: 2, failed: 0, skipped: 0, "not applicable": 1, "not run": 0, "no scenario": 0 });
+    expect(matrix.counts.doc).toEqual({ rules: 3, passed: 2, failed: 0, diverges: 0, skipped: 0, "not applicable": 1, "not run": 0, "no scenario": 0 });
     expect(matrix.counts["legacy-doc"]).toMatchObject({ rules: 1, passed: 1 });
     expect(matrix.counts.upstream).toMatchObject({ rules: 2, failed: 1, "no scenario": 1 });
     expect(matrix.counts.all).toMatchObject({ rules: 6, passed: 3, failed: 1, "not applicable": 1, "no scenario": 1 });
@@ -191,8 +192,8 @@ describe("the compliance matrix of a small run", () => {
   it("writes one Markdown row per rule with its verdict and scenarios", () => {
     const markdown = renderMarkdown(matrix);
     expect(markdown).toContain("**Level reached: Documented + compatibility (1 rule not applicable: capability missing)** (SPEC §0.4)");
-    expect(markdown).toContain("| doc | 3 | 2 | 0 | 0 | 1 | 0 | 0 |");
-    expect(markdown).toContain("| **all** | 6 | 3 | 1 | 0 | 1 | 0 | 1 |");
+    expect(markdown).toContain("| doc | 3 | 2 | 0 | 0 | 0 | 1 | 0 | 0 |");
+    expect(markdown).toContain("| **all** | 6 | 3 | 1 | 0 | 0 | 1 | 0 | 1 |");
     expect(markdown).toContain("## 2. Other\n\n| Rule | Profile | Summary | Verdict | Scenarios |\n|---|---|---|---|---|\n| SET-06 | upstream | Summary of SET-06. | ∅ no scenario | — |");
     const row = (id: string) => ruleRow(matrix.rows.find((candidate) => candidate.id === id)!);
     expect(row("SET-01")).toBe(
@@ -216,6 +217,44 @@ describe("the compliance matrix of a small run", () => {
     expect(html).toContain('<a href="cucumber.html?query=%40SET-01#node-doc%20passes">doc passes</a> <code>features/fixture.feature:10</code>');
     expect(html).toContain('<tr id="SET-05" data-verdict="failed">');
     expect(html).toContain("Level reached: <strong>Documented + compatibility (1 rule not applicable: capability missing)</strong>");
+  });
+});
+
+describe("known divergences (--divergences)", () => {
+  const rules = [rule("SET-01", "doc"), rule("SET-02", "doc"), rule("SET-03", "doc")];
+  const scenarios: ScenarioResult[] = [
+    { name: "fails", uri: "f.feature", tags: ["@SET-01", "@doc"], status: "failed" },
+    { name: "fails too", uri: "f.feature", tags: ["@SET-02", "@doc"], status: "failed" },
+    { name: "passes", uri: "f.feature", tags: ["@SET-03", "@doc"], status: "passed" },
+  ];
+  const note = "Sessions are recorded in a state database; see docs/UPSTREAM.md.";
+  const matrix = buildComplianceMatrix({ rules, scenarios, divergences: { "SET-01": note, "SET-03": "unused" } });
+  const row = (id: string) => matrix.rows.find((candidate) => candidate.id === id)!;
+
+  it("shows a failed rule with a note as diverges, with the note, and a failed rule without one as failed", () => {
+    expect(row("SET-01")).toMatchObject({ verdict: "diverges", divergence: note });
+    expect(row("SET-02").verdict).toBe("failed");
+    expect(row("SET-02").divergence).toBeUndefined();
+  });
+
+  it("leaves a passing rule passed, whatever the note says", () => {
+    expect(row("SET-03").verdict).toBe("passed");
+    expect(row("SET-03").divergence).toBeUndefined();
+  });
+
+  it("still does not claim the level, and renders the note", () => {
+    expect(matrix.level).toBe("none");
+    expect(matrix.nextLevel).toEqual({ name: "Documented", blockedBy: { failed: 1, diverges: 1 } });
+    expect(renderMarkdown(matrix)).toContain(`diverges (explained): ${note}`);
+    expect(renderHtml(matrix)).toContain('<tr id="SET-01" data-verdict="diverges">');
+  });
+
+  it.each([
+    [[], "expected an object"],
+    [{ "NOPE-1": "x" }, '"NOPE-1" is not a rule id'],
+    [{ "SET-01": "  " }, "the note of SET-01 must be a non-empty string"],
+  ])("refuses the divergence file %j, saying what is wrong", (value, message) => {
+    expect(() => parseDivergences(value, rules)).toThrow(message);
   });
 });
 

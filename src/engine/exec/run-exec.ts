@@ -4,8 +4,6 @@ import { Session } from "../session.js";
 import { createSessionId } from "../session-id.js";
 import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
-import { spawnWithPipes } from "../spawn/pipe-backend.js";
-import { spawnWithPty } from "../spawn/pty-backend.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
@@ -70,12 +68,13 @@ async function spawnCommand(
   }
   const shell = selectShell(engine.env);
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
-  if (!call.pty) return spawnWithPipes(request, sink);
+  const { pipes, pty } = engine.backends;
+  if (!call.pty) return pipes(request, sink);
   try {
-    return await spawnWithPty(request, sink);
+    return await pty(request, sink);
   } catch (error) {
     warnings.push(messages.ptyFallbackWarning((error as Error).message, call.command)); // PTY-05
-    return spawnWithPipes(request, sink);
+    return pipes(request, sink);
   }
 }
 
