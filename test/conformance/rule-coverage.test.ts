@@ -10,6 +10,7 @@ import catalog from "../../conformance/catalog/rules.json" with { type: "json" }
 const COVERED_PREFIXES = [
   "SET", "EXEC", "RES", "OUT", "REG", "ID", "NAME", "KILL", "PTY",
   "PROC", "LIST", "POLL", "LOG", "INPUT", "KEYS", "WAIT", "NOTIFY",
+  "LC",
 ];
 
 const rules = catalog as RuleEntry[];
