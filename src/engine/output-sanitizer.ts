@@ -12,6 +12,10 @@
 // - ESC followed by a character outside U+0020–U+007E starts no sequence: the ESC is output as `\x1b`
 //   (OUT-06) and the next character is processed as ordinary input.
 // - Escape removal runs first, so a surrogate pair interrupted only by an escape sequence is rejoined.
+//
+// Fast path: a byte chunk of plain ASCII (isPlainAscii) arriving in the ground state, with no character held
+// back, is its own sanitized text, so it only needs a latin1 decode.
+import { isPlainAscii } from "./plain-ascii.js";
 
 export interface OutputSanitizer {
   /** Sanitizes the next chunk; a trailing incomplete sequence is held back for the next call. */
@@ -134,6 +138,11 @@ function findFrom(pattern: RegExp, text: string, from: number): number {
   return pattern.test(text) ? pattern.lastIndex - 1 : -1;
 }
 
+// One character per byte; for ASCII the same as UTF-8 and the cheapest decode Node has.
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+}
+
 // Creates a sanitizer for one stream; state carries over between write() calls (OUT-04).
 export function createOutputSanitizer(): OutputSanitizer {
   const decoder = new TextDecoder("utf-8");
@@ -223,6 +232,13 @@ export function createOutputSanitizer(): OutputSanitizer {
         // Bytes still buffered in the decoder precede this text; they can no longer complete a character.
         const flushed = decoder.decode();
         return sanitizeText(flushed + chunk);
+      }
+      if (chunk.length > 0 && state === GROUND && heldHighSurrogate === "" && isPlainAscii(chunk)) {
+        // Bytes still buffered in the decoder cannot be completed by ASCII: they decode as U+FFFD, as they would
+        // in the stream, and that text takes the general path.
+        const flushed = decoder.decode();
+        const text = latin1(chunk);
+        return flushed === "" ? text : sanitizeText(flushed + text);
       }
       return sanitizeText(decoder.decode(chunk, { stream: true }));
     },
