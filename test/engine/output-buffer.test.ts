@@ -243,6 +243,52 @@ describe("OutputBuffer", () => {
     });
   });
 
+  describe("plain ASCII bytes kept undecoded", () => {
+    const latin1 = (text: string): Uint8Array => Buffer.from(text, "latin1");
+
+    it("reads the same as the decoded text however strings and ASCII bytes are mixed", () => {
+      const steps = fc.array(
+        fc.tuple(
+          fc.constantFrom<OutputStream>("stdout", "stderr"),
+          fc.oneof(
+            fc.string({ unit: fc.constantFrom("a", "b", "\n", "\r", "\t"), maxLength: 20 }).map((text) => ({ text, ascii: true })),
+            fc.string({ unit: fc.constantFrom("a", "é", EMOJI, "你", "\n"), maxLength: 12 }).map((text) => ({ text, ascii: false })),
+          ),
+          fc.constantFrom("none", "drain", "read"),
+        ),
+        { maxLength: 40 },
+      );
+      fc.assert(
+        fc.property(steps, fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 30 }), (plan, aggregateCap, pendingCap) => {
+          const mixed = new OutputBuffer({ aggregateCap, pendingCap });
+          const decoded = new OutputBuffer({ aggregateCap, pendingCap });
+          for (const [stream, { text, ascii }, after] of plan) {
+            mixed.append(stream, ascii ? latin1(text) : text);
+            decoded.append(stream, text);
+            if (after === "drain") expect(mixed.drainPending()).toBe(decoded.drainPending());
+            if (after === "read") expect([mixed.aggregate, mixed.tail]).toEqual([decoded.aggregate, decoded.tail]);
+            expect([mixed.length, mixed.totalOutputChars, mixed.truncated, mixed.discarded, mixed.pendingOutputDropped])
+              .toEqual([decoded.length, decoded.totalOutputChars, decoded.truncated, decoded.discarded, decoded.pendingOutputDropped]);
+          }
+          expect(mixed.tail).toBe(decoded.tail);
+          expect(mixed.aggregate).toBe(decoded.aggregate);
+          expect(mixed.drainPending()).toBe(decoded.drainPending());
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it("splits a large ASCII chunk into pieces and keeps its last cap characters", () => {
+      const text = "0123456789".repeat(2 * OUTPUT_PIECE_CHARS);
+      const buffer = new OutputBuffer({ aggregateCap: 3 * OUTPUT_PIECE_CHARS + 5, pendingCap: 7 });
+      buffer.append("stdout", latin1(text));
+      expect(buffer.aggregate).toBe(text.slice(-(3 * OUTPUT_PIECE_CHARS + 5)));
+      expect(buffer.tail).toBe(text.slice(-TAIL_CHARS));
+      expect(buffer.drainPending()).toBe(text.slice(-7));
+      expect(buffer.totalOutputChars).toBe(text.length);
+    });
+  });
+
   describe("cost in total output", () => {
     it("retains the last 200000 characters of a 50 MB flood appended in 64 KB chunks", () => {
       const cap = 200_000;

@@ -102,6 +102,14 @@ describe("createOutputSanitizer", () => {
   describe("plain ASCII chunks after a chunk that left state behind", () => {
     const ascii = (text: string): Uint8Array => encoder.encode(text);
 
+    it("returns a plain ASCII chunk from writeText as the same bytes, and decoded from write", () => {
+      const chunk = ascii("make: ok\tdone\r\n");
+      const sanitizer = createOutputSanitizer();
+      expect(sanitizer.writeText(chunk)).toBe(chunk);
+      expect(sanitizer.write(chunk)).toBe("make: ok\tdone\r\n");
+      expect(sanitizer.writeText(ascii(`${ESC}[0m`))).toBe("");
+    });
+
     it("continues an escape sequence cut before a plain chunk", () => {
       const sanitizer = createOutputSanitizer();
       expect(sanitizer.write(ascii(`a${ESC}[3`))).toBe("a");
