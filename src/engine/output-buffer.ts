@@ -1,7 +1,7 @@
 // Per-session output store: the capped aggregate (OUT-08, OUT-09), its tail (OUT-13) and the
 // per-stream pending output that poll drains (OUT-10, OUT-11).
 import { OUTPUT_PIECE_CHARS, TAIL_CHARS } from "./settings.js";
-import { codeUnitAt, decodeText, joinTexts, sliceText, type OutputText } from "./output-text.js";
+import { codeUnitAt, countLineBreaks, decodeText, joinTexts, sliceText, type OutputText } from "./output-text.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -17,6 +17,11 @@ interface TextQueue {
   items: OutputText[];
   head: number;
   chars: number;
+}
+
+// Aggregate pieces with the LF count of each, -1 until counted: a piece is counted once, when a log asks for it.
+interface AggregateQueue extends TextQueue {
+  lineBreaks: number[];
 }
 
 // A stream's pending chunks; `seqs[k]` is the arrival number of `items[k]` across both streams.
@@ -91,7 +96,7 @@ export class OutputBuffer {
   readonly aggregateCap: number;
   readonly pendingCap: number;
   // Aggregate pieces; `head` is the first retained one and `chars` the aggregate length.
-  readonly #pieces: TextQueue = { items: [], head: 0, chars: 0 };
+  readonly #pieces: AggregateQueue = { items: [], lineBreaks: [], head: 0, chars: 0 };
   #aggregateCache: string | undefined = "";
   #tailCache: string | undefined = "";
   #totalOutputChars = 0;
@@ -129,13 +134,16 @@ export class OutputBuffer {
     // Small appends are merged so that a flood of tiny chunks does not grow the piece list.
     if (lastPiece !== undefined && lastPiece.length + piece.length <= OUTPUT_PIECE_CHARS) {
       pieces.items[last] = decodeText(lastPiece) + decodeText(piece);
+      pieces.lineBreaks[last] = -1;
     } else {
       pieces.items.push(piece);
+      pieces.lineBreaks.push(-1);
     }
     pieces.chars += piece.length;
     if (trimFront(pieces, this.aggregateCap) > 0) {
       this.#truncated = true;
-      compactFront(pieces);
+      pieces.lineBreaks[pieces.head] = -1; // the first retained piece may have been cut
+      compactFront(pieces, pieces.lineBreaks);
     }
     this.#appendPending(stream, piece);
   }
@@ -213,8 +221,10 @@ export class OutputBuffer {
   get aggregate(): string {
     if (this.#aggregateCache === undefined) {
       const pieces = this.#pieces;
+      const lineBreaks = this.lineBreaks;
       const joined = joinTexts(pieces.items.slice(pieces.head));
       pieces.items = joined.length > 0 ? [joined] : [];
+      pieces.lineBreaks = joined.length > 0 ? [lineBreaks] : [];
       pieces.head = 0;
       this.#aggregateCache = joined;
     }
@@ -238,6 +248,18 @@ export class OutputBuffer {
       chars += piece.length;
     }
     return joinTexts(parts.reverse());
+  }
+
+  /** LF characters in the aggregate; only pieces appended or cut since the last call are counted (LOG-04). */
+  get lineBreaks(): number {
+    const { items, lineBreaks, head } = this.#pieces;
+    let total = 0;
+    for (let k = head; k < items.length; k++) {
+      let count = lineBreaks[k] ?? -1;
+      if (count < 0) lineBreaks[k] = count = countLineBreaks(items[k] ?? "");
+      total += count;
+    }
+    return total;
   }
 
   /** Current aggregate length in UTF-16 code units. */

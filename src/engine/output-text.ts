@@ -7,6 +7,8 @@
  */
 export type OutputText = string | Uint8Array;
 
+const LF = 0x0a;
+
 /** The code unit at `index`, NaN outside the text (as String.prototype.charCodeAt). */
 export function codeUnitAt(text: OutputText, index: number): number {
   return typeof text === "string" ? text.charCodeAt(index) : (text[index] ?? Number.NaN);
@@ -25,4 +27,15 @@ export function decodeText(text: OutputText): string {
 
 export function joinTexts(texts: readonly OutputText[]): string {
   return texts.map(decodeText).join("");
+}
+
+/** How many LF characters the text holds. */
+export function countLineBreaks(text: OutputText): number {
+  let count = 0;
+  if (typeof text === "string") {
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
+  } else {
+    for (let at = text.indexOf(LF); at >= 0; at = text.indexOf(LF, at + 1)) count++;
+  }
+  return count;
 }

@@ -174,6 +174,34 @@ describe("OutputBuffer", () => {
       );
     });
 
+    it("counts the LF characters of the aggregate however it was appended, cut and read (LOG-04)", () => {
+      fc.assert(
+        fc.property(appends, fc.integer({ min: 1, max: 60 }), (steps, cap) => {
+          const buffer = new OutputBuffer({ aggregateCap: cap, pendingCap: cap });
+          let all = "";
+          for (const [stream, text, asBytes] of steps) {
+            const ascii = text.replace(/[^\n]/gu, "x");
+            buffer.append(stream, asBytes ? Buffer.from(ascii, "latin1") : text);
+            all += asBytes ? ascii : text;
+            if (all.length % 3 === 0) expect(buffer.aggregate).toBe(keepLast(all, cap)); // joins the pieces
+            expect(buffer.lineBreaks).toBe(keepLast(all, cap).split("\n").length - 1);
+          }
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it("recounts a counted piece after the cap cut its front (LOG-04)", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 2 * OUTPUT_PIECE_CHARS, pendingCap: 10 });
+      buffer.append("stdout", "\n".repeat(OUTPUT_PIECE_CHARS));
+      buffer.append("stdout", Buffer.from("x".repeat(OUTPUT_PIECE_CHARS), "latin1"));
+      expect(buffer.lineBreaks).toBe(OUTPUT_PIECE_CHARS);
+      buffer.append("stderr", "y".repeat(10));
+      expect(buffer.lineBreaks).toBe(OUTPUT_PIECE_CHARS - 10);
+      expect(buffer.aggregate.split("\n").length - 1).toBe(OUTPUT_PIECE_CHARS - 10);
+      expect(buffer.lineBreaks).toBe(OUTPUT_PIECE_CHARS - 10);
+    });
+
     it("drains exactly the appended text in arrival order when nothing was dropped", () => {
       fc.assert(
         fc.property(appends, (steps) => {
