@@ -221,7 +221,10 @@ export class OutputBuffer {
   get aggregate(): string {
     if (this.#aggregateCache === undefined) {
       const pieces = this.#pieces;
-      const lineBreaks = this.lineBreaks;
+      // The joined piece keeps the sum of the counts only when every piece was counted: poll reads the aggregate
+      // on every call and must not pay for counting.
+      const counts = pieces.lineBreaks.slice(pieces.head);
+      const lineBreaks = counts.every((count) => count >= 0) ? counts.reduce((sum, count) => sum + count, 0) : -1;
       const joined = joinTexts(pieces.items.slice(pieces.head));
       pieces.items = joined.length > 0 ? [joined] : [];
       pieces.lineBreaks = joined.length > 0 ? [lineBreaks] : [];

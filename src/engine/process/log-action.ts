@@ -41,8 +41,10 @@ export function sliceLog(
 }
 
 export function readLog(session: Session, params: { offset?: unknown; limit?: unknown }, engine: EngineContext): ToolResult {
+  // Counted before the aggregate joins its pieces, so that each piece is counted once.
+  const lineBreaks = session.output.lineBreaks;
   const aggregate = session.output.aggregate;
-  const slice = sliceLog(aggregate, params.offset, params.limit, session.output.lineBreaks);
+  const slice = sliceLog(aggregate, params.offset, params.limit, lineBreaks);
   const running = session.state !== "finished";
   const placeholder = running ? messages.LOG_EMPTY_RUNNING : messages.LOG_EMPTY_FINISHED;
   let text = discardedNote(session) + (slice.text || placeholder) + slice.hint;
