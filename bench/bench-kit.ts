@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSessionEngine, type SessionEngine, type ToolResult } from "../src/engine/index.js";
 import type { Summary } from "./stats.js";
+import { describeTarget, type TargetSpec } from "./targets.js";
 
 /** Both sides run commands with the same shell: the engine selects it from SHELL (EXEC-27). */
 export const BENCH_SHELL = "/bin/sh";
@@ -41,8 +42,9 @@ export interface RowOptions {
   quick: boolean;
 }
 
-export function target(name: string, actual: number, limit: number): Target {
-  return { name, actual, limit, met: Number.isFinite(actual) && actual <= limit };
+/** Judges a measured value against its target from bench/targets.ts. */
+export function target(spec: TargetSpec, actual: number): Target {
+  return { name: describeTarget(spec), actual, limit: spec.limit, met: Number.isFinite(actual) && actual <= spec.limit };
 }
 
 export function createBenchEngine(): SessionEngine {

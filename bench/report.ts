@@ -42,7 +42,15 @@ export function formatReport(results: readonly RowResult[], failures: readonly R
   );
   const details = results.map((r, i) => `${i + 1}. ${formatExtras(r.extra)}${r.notes.length > 0 ? `\n   ${r.notes.join("\n   ")}` : ""}`);
   const failed = failures.map((failure) => `row ${failure.id} failed: ${failure.error}`);
-  return [main, "", targets, "", ...details, ...failed].join("\n");
+  return [main, "", targets, "", ...details, ...failed, "", summarizeTargets(results)].join("\n");
+}
+
+/** One closing line: how many targets were met, and which were missed. */
+function summarizeTargets(results: readonly RowResult[]): string {
+  const all = results.flatMap((r) => r.targets.map((t) => ({ row: r.id, ...t })));
+  const missed = all.filter((t) => !t.met).map((t) => `${t.row} ${t.name} (${fmt(t.actual)})`);
+  const met = `targets: ${all.length - missed.length} of ${all.length} met`;
+  return missed.length > 0 ? `${met}; missed: ${missed.join(", ")}` : met;
 }
 
 export function buildJsonReport(results: readonly RowResult[], failures: readonly RowFailure[], machine: object): object {

@@ -6,6 +6,9 @@ import {
 } from "./bench-kit.js";
 import { childCount, fdCount, liveGroupMembers, readProcTable, waitUntil } from "./proc-stats.js";
 import { summarize } from "./stats.js";
+import { TARGETS } from "./targets.js";
+
+const GOALS = TARGETS["sessions-200"];
 
 const SESSIONS = 200;
 const COMMAND = "sleep 60";
@@ -85,9 +88,9 @@ export async function benchConcurrentSessions(options: RowOptions): Promise<RowR
     unit: "ms", warmup: 1, engine: engineSummary, baseline: { label: `${SESSIONS} raw spawns, group kill, close`, ...rawSummary },
     ratio: engineSummary.median / rawSummary.median,
     targets: [
-      target("sessions left in a process group = 0", leftoverGroups, 0),
-      target("fd count growth = 0", fdAfter - fdBefore, 0),
-      target("child count growth = 0", childrenAfter - childrenBefore, 0),
+      target(GOALS.leftoverGroups, leftoverGroups),
+      target(GOALS.fdGrowth, fdAfter - fdBefore),
+      target(GOALS.childGrowth, childrenAfter - childrenBefore),
     ],
     extra: { rounds, fdBefore, fdAfter, childrenBefore, childrenAfter, execStartLatencyMs: summarize(startLatencies) },
     notes: ["All 200 exec calls are issued at once (Promise.all), as are the polls and the kills."],

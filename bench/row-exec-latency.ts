@@ -1,6 +1,7 @@
 // Row 1: per-call latency of a foreground `exec` of `true` against spawning the same shell until close.
 import { createBenchEngine, ctx, rawRun, target, textOf, type RowOptions, type RowResult } from "./bench-kit.js";
 import { summarize } from "./stats.js";
+import { TARGETS } from "./targets.js";
 
 const WARMUP = 20;
 
@@ -45,7 +46,7 @@ export async function benchExecLatency(options: RowOptions): Promise<RowResult> 
     return {
       id: "exec-true", title: "foreground exec `true`", metric: "per-call latency", unit: "ms", warmup: WARMUP,
       engine: engineSummary, baseline: { label: "spawn(sh -c true) until close", ...rawSummary }, ratio,
-      targets: [target("ratio ≤ 1.10", ratio, 1.1)],
+      targets: [target(TARGETS["exec-true"].ratio, ratio)],
       extra: {
         pairs, medianOfPairRatios: summarize(pairRatios).median, shell: "/bin/sh",
         detachedRawMs: summarize(detachedSamples), ratioVsDetachedRaw: engineSummary.median / summarize(detachedSamples).median,

@@ -9,6 +9,7 @@ import {
 } from "./bench-kit.js";
 import { MB, RssPeakSampler, collectGarbage, liveGroupMembers, rssBytes } from "./proc-stats.js";
 import { summarize } from "./stats.js";
+import { TARGETS } from "./targets.js";
 import type { SessionEngine } from "../src/engine/index.js";
 
 const POLL_INTERVAL_MS = 1_000;
@@ -102,8 +103,8 @@ export async function benchFlood(options: RowOptions): Promise<RowResult> {
       unit: "ms", warmup: 1, engine: engineSummary, baseline: { label: "same poll, idle session", ...idleSummary },
       ratio: engineSummary.median / idleSummary.median,
       targets: [
-        target("RSS growth ≤ 25 MB", peakGrowth, 25),
-        target("unanswered polls = 0", floodMs / POLL_INTERVAL_MS - floodSamples.length, 0),
+        target(TARGETS.flood.rssGrowth, peakGrowth),
+        target(TARGETS.flood.unansweredPolls, floodMs / POLL_INTERVAL_MS - floodSamples.length),
       ],
       extra: {
         rssGrowthMB: peakGrowth,

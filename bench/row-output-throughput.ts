@@ -2,6 +2,7 @@
 import { createBenchEngine, ctx, rawRun, target, textOf, type RowOptions, type RowResult } from "./bench-kit.js";
 import { MB, RssPeakSampler, collectGarbage, rssBytes } from "./proc-stats.js";
 import { summarize } from "./stats.js";
+import { TARGETS } from "./targets.js";
 
 const TOTAL_BYTES = 50 * MB;
 const LINE = "a typical line of build output: compiling module 0123456789";
@@ -67,7 +68,7 @@ export async function benchOutputThroughput(options: RowOptions): Promise<RowRes
     return {
       id: "output-50mb", title: "50 MB output, foreground exec", metric: "wall time", unit: "ms", warmup: WARMUP,
       engine: engineSummary, baseline: { label: "spawn + drain the same pipe", ...rawSummary }, ratio,
-      targets: [target("ratio ≤ 1.25", ratio, 1.25), target("RSS growth ≤ 30 MB", maxGrowth, 30)],
+      targets: [target(TARGETS["output-50mb"].ratio, ratio), target(TARGETS["output-50mb"].rssGrowth, maxGrowth)],
       extra: {
         command: COMMAND,
         detachedRawMs: summarize(detachedSamples),

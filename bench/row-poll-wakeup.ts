@@ -7,6 +7,7 @@ import {
   type RowOptions, type RowResult,
 } from "./bench-kit.js";
 import { summarize } from "./stats.js";
+import { TARGETS } from "./targets.js";
 
 const COMMAND = "sleep 0.1; date +%s%N; exec sleep 5";
 const WARMUP = 5;
@@ -59,7 +60,7 @@ export async function benchPollWakeup(options: RowOptions): Promise<RowResult> {
       id: "poll-wakeup", title: "poll wake-up on output", metric: "write → poll return", unit: "ms", warmup: WARMUP,
       engine: engineSummary, baseline: { label: "write → raw 'data' event", ...rawSummary },
       ratio: engineSummary.median / rawSummary.median,
-      targets: [target("median ≤ 5 ms", engineSummary.median, 5), target("p95 ≤ 20 ms", engineSummary.p95, 20)],
+      targets: [target(TARGETS["poll-wakeup"].median, engineSummary.median), target(TARGETS["poll-wakeup"].p95, engineSummary.p95)],
       extra: { clockCheckMs: Number(wallClockNs() / 1_000_000n) - Date.now() },
       notes: ["The command stamps the write with `date +%s%N`; node reads the same clock via performance.timeOrigin."],
     };

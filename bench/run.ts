@@ -53,5 +53,6 @@ const machine = {
 console.log(formatReport(results, failures));
 mkdirSync(dirname(REPORT_FILE), { recursive: true });
 writeFileSync(REPORT_FILE, `${JSON.stringify(buildJsonReport(results, failures, machine), null, 2)}\n`);
-console.log(`\nwritten to ${REPORT_FILE} (load average before ${loadBefore.map((l) => l.toFixed(1)).join(" ")})`);
+const formatLoad = (load: number[]): string => load.map((l) => l.toFixed(1)).join(" ");
+console.log(`\nwritten to ${REPORT_FILE} (load average before ${formatLoad(loadBefore)}, after ${formatLoad(machine.loadavgAfter)}; ${cpus().length} cores)`);
 process.exitCode = failures.length > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 // Per-session output store: the capped aggregate (OUT-08, OUT-09), its tail (OUT-13) and the
 // per-stream pending output that poll drains (OUT-10, OUT-11).
 import { OUTPUT_PIECE_CHARS, TAIL_CHARS } from "./settings.js";
+import { codeUnitAt, countLineBreaks, decodeText, joinTexts, sliceText, type OutputText } from "./output-text.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -11,11 +12,16 @@ export interface OutputBufferOptions {
   pendingCap: number;
 }
 
-// Strings in arrival order; entries before `head` are dropped, `chars` counts the retained ones.
+// Texts in arrival order; entries before `head` are dropped, `chars` counts the retained ones.
 interface TextQueue {
-  items: string[];
+  items: OutputText[];
   head: number;
   chars: number;
+}
+
+// Aggregate pieces with the LF count of each, -1 until counted: a piece is counted once, when a log asks for it.
+interface AggregateQueue extends TextQueue {
+  lineBreaks: number[];
 }
 
 // A stream's pending chunks; `seqs[k]` is the arrival number of `items[k]` across both streams.
@@ -37,16 +43,16 @@ function validateCap(name: string, value: unknown): number {
 }
 
 // End index of the next piece starting at `start`, never splitting a surrogate pair (OUT-07).
-function findPieceEnd(text: string, start: number): number {
+function findPieceEnd(text: OutputText, start: number): number {
   const end = Math.min(start + OUTPUT_PIECE_CHARS, text.length);
   const splitsPair =
     end < text.length && end - 1 > start &&
-    isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
+    isHighSurrogate(codeUnitAt(text, end - 1)) && isLowSurrogate(codeUnitAt(text, end));
   return splitsPair ? end - 1 : end;
 }
 
 /**
- * Keeps the last `cap` characters of a list of strings, starting at `list.head`: whole entries
+ * Keeps the last `cap` characters of a list of texts, starting at `list.head`: whole entries
  * are dropped first, then the oldest remaining one is front-trimmed. A low surrogate whose high half
  * was cut off is dropped too (OUT-09). Returns the number of characters removed.
  */
@@ -57,21 +63,21 @@ function trimFront(list: TextQueue, cap: number): number {
     const first = list.items[list.head] ?? "";
     const excess = list.chars - cap;
     if (first.length <= excess) {
-      lastRemovedCode = first.charCodeAt(first.length - 1);
+      lastRemovedCode = codeUnitAt(first, first.length - 1);
       list.head++;
       list.chars -= first.length;
       removed += first.length;
     } else {
-      lastRemovedCode = first.charCodeAt(excess - 1);
-      list.items[list.head] = first.slice(excess);
+      lastRemovedCode = codeUnitAt(first, excess - 1);
+      list.items[list.head] = sliceText(first, excess);
       list.chars -= excess;
       removed += excess;
     }
   }
   const first = list.items[list.head];
-  if (removed > 0 && first !== undefined && isHighSurrogate(lastRemovedCode) && isLowSurrogate(first.charCodeAt(0))) {
+  if (removed > 0 && first !== undefined && isHighSurrogate(lastRemovedCode) && isLowSurrogate(codeUnitAt(first, 0))) {
     if (first.length === 1) list.head++;
-    else list.items[list.head] = first.slice(1);
+    else list.items[list.head] = sliceText(first, 1);
     list.chars -= 1;
     removed += 1;
   }
@@ -90,7 +96,7 @@ export class OutputBuffer {
   readonly aggregateCap: number;
   readonly pendingCap: number;
   // Aggregate pieces; `head` is the first retained one and `chars` the aggregate length.
-  readonly #pieces: TextQueue = { items: [], head: 0, chars: 0 };
+  readonly #pieces: AggregateQueue = { items: [], lineBreaks: [], head: 0, chars: 0 };
   #aggregateCache: string | undefined = "";
   #tailCache: string | undefined = "";
   #totalOutputChars = 0;
@@ -108,44 +114,47 @@ export class OutputBuffer {
     this.pendingCap = validateCap("pendingCap", options.pendingCap);
   }
 
-  /** Appends sanitized text of one stream; ignored after freeze() (REG-03). */
-  append(stream: OutputStream, text: string): void {
+  /** Appends sanitized text of one stream; ignored after freeze() (REG-03). ASCII bytes stay undecoded until read. */
+  append(stream: OutputStream, text: OutputText): void {
     if (this.#frozen || text.length === 0) return;
     this.#aggregateCache = undefined;
     this.#tailCache = undefined;
     for (let start = 0; start < text.length; ) {
       const end = findPieceEnd(text, start);
-      this.#appendPiece(stream, start === 0 && end === text.length ? text : text.slice(start, end));
+      this.#appendPiece(stream, start === 0 && end === text.length ? text : sliceText(text, start, end));
       start = end;
     }
   }
 
-  #appendPiece(stream: OutputStream, piece: string): void {
+  #appendPiece(stream: OutputStream, piece: OutputText): void {
     this.#totalOutputChars += piece.length;
     const pieces = this.#pieces;
     const last = pieces.items.length - 1;
     const lastPiece = last >= pieces.head ? pieces.items[last] : undefined;
     // Small appends are merged so that a flood of tiny chunks does not grow the piece list.
     if (lastPiece !== undefined && lastPiece.length + piece.length <= OUTPUT_PIECE_CHARS) {
-      pieces.items[last] = lastPiece + piece;
+      pieces.items[last] = decodeText(lastPiece) + decodeText(piece);
+      pieces.lineBreaks[last] = -1;
     } else {
       pieces.items.push(piece);
+      pieces.lineBreaks.push(-1);
     }
     pieces.chars += piece.length;
     if (trimFront(pieces, this.aggregateCap) > 0) {
       this.#truncated = true;
-      compactFront(pieces);
+      pieces.lineBreaks[pieces.head] = -1; // the first retained piece may have been cut
+      compactFront(pieces, pieces.lineBreaks);
     }
     this.#appendPending(stream, piece);
   }
 
-  #appendPending(stream: OutputStream, piece: string): void {
+  #appendPending(stream: OutputStream, piece: OutputText): void {
     const queue = this.#pending[stream];
     const last = queue.items.length - 1;
     // Consecutive small output of one stream is merged; the arrival order is unchanged by merging.
     const lastText = last >= queue.head && queue.seqs[last] === this.#nextSeq - 1 ? queue.items[last] : undefined;
     if (lastText !== undefined && lastText.length + piece.length <= OUTPUT_PIECE_CHARS) {
-      queue.items[last] += piece;
+      queue.items[last] = decodeText(lastText) + decodeText(piece);
     } else {
       queue.items.push(piece);
       queue.seqs.push(this.#nextSeq++);
@@ -173,7 +182,7 @@ export class OutputBuffer {
 
   #mergePending(): string {
     const { stdout, stderr } = this.#pending;
-    const parts: string[] = [];
+    const parts: OutputText[] = [];
     let i = stdout.head;
     let j = stderr.head;
     while (i < stdout.items.length || j < stderr.items.length) {
@@ -181,7 +190,7 @@ export class OutputBuffer {
       const stderrSeq = stderr.seqs[j] ?? Infinity;
       parts.push((stdoutSeq < stderrSeq ? stdout.items[i++] : stderr.items[j++]) ?? "");
     }
-    return parts.join("");
+    return joinTexts(parts);
   }
 
   get hasPending(): boolean {
@@ -212,8 +221,13 @@ export class OutputBuffer {
   get aggregate(): string {
     if (this.#aggregateCache === undefined) {
       const pieces = this.#pieces;
-      const joined = pieces.items.slice(pieces.head).join("");
+      // The joined piece keeps the sum of the counts only when every piece was counted: poll reads the aggregate
+      // on every call and must not pay for counting.
+      const counts = pieces.lineBreaks.slice(pieces.head);
+      const lineBreaks = counts.every((count) => count >= 0) ? counts.reduce((sum, count) => sum + count, 0) : -1;
+      const joined = joinTexts(pieces.items.slice(pieces.head));
       pieces.items = joined.length > 0 ? [joined] : [];
+      pieces.lineBreaks = joined.length > 0 ? [lineBreaks] : [];
       pieces.head = 0;
       this.#aggregateCache = joined;
     }
@@ -229,14 +243,26 @@ export class OutputBuffer {
   #readTail(): string {
     if (this.#aggregateCache !== undefined) return this.#aggregateCache.slice(-TAIL_CHARS);
     const { items, head } = this.#pieces;
-    const parts: string[] = [];
+    const parts: OutputText[] = [];
     let chars = 0;
     for (let k = items.length - 1; k >= head && chars < TAIL_CHARS; k--) {
-      const piece = (items[k] ?? "").slice(chars - TAIL_CHARS);
+      const piece = sliceText(items[k] ?? "", chars - TAIL_CHARS);
       parts.push(piece);
       chars += piece.length;
     }
-    return parts.reverse().join("");
+    return joinTexts(parts.reverse());
+  }
+
+  /** LF characters in the aggregate; only pieces appended or cut since the last call are counted (LOG-04). */
+  get lineBreaks(): number {
+    const { items, lineBreaks, head } = this.#pieces;
+    let total = 0;
+    for (let k = head; k < items.length; k++) {
+      let count = lineBreaks[k] ?? -1;
+      if (count < 0) lineBreaks[k] = count = countLineBreaks(items[k] ?? "");
+      total += count;
+    }
+    return total;
   }
 
   /** Current aggregate length in UTF-16 code units. */

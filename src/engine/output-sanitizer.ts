@@ -12,10 +12,20 @@
 // - ESC followed by a character outside U+0020–U+007E starts no sequence: the ESC is output as `\x1b`
 //   (OUT-06) and the next character is processed as ordinary input.
 // - Escape removal runs first, so a surrogate pair interrupted only by an escape sequence is rejoined.
+//
+// Fast path: a byte chunk of plain ASCII (isPlainAscii) arriving in the ground state, with no character held
+// back, is its own sanitized text: writeText returns those bytes undecoded.
+import { decodeText, type OutputText } from "./output-text.js";
+import { isPlainAscii } from "./plain-ascii.js";
 
 export interface OutputSanitizer {
   /** Sanitizes the next chunk; a trailing incomplete sequence is held back for the next call. */
   write(chunk: Uint8Array | string): string;
+  /**
+   * As write, but a plain ASCII byte chunk comes back as the same bytes, to be decoded only if it is read.
+   * The caller must not modify the chunk afterwards.
+   */
+  writeText(chunk: Uint8Array | string): OutputText;
   /** Flushes the stream: drops incomplete sequences and returns what is left. */
   end(): string;
 }
@@ -217,15 +227,24 @@ export function createOutputSanitizer(): OutputSanitizer {
     return replaceSpecialChars(stripped);
   }
 
+  function writeText(chunk: Uint8Array | string): OutputText {
+    if (typeof chunk === "string") {
+      // Bytes still buffered in the decoder precede this text; they can no longer complete a character.
+      const flushed = decoder.decode();
+      return sanitizeText(flushed + chunk);
+    }
+    if (chunk.length > 0 && state === GROUND && heldHighSurrogate === "" && isPlainAscii(chunk)) {
+      // Bytes still buffered in the decoder cannot be completed by ASCII: they decode as U+FFFD, as they would
+      // in the stream, and that text takes the general path.
+      const flushed = decoder.decode();
+      return flushed === "" ? chunk : sanitizeText(flushed + decodeText(chunk));
+    }
+    return sanitizeText(decoder.decode(chunk, { stream: true }));
+  }
+
   return {
-    write(chunk) {
-      if (typeof chunk === "string") {
-        // Bytes still buffered in the decoder precede this text; they can no longer complete a character.
-        const flushed = decoder.decode();
-        return sanitizeText(flushed + chunk);
-      }
-      return sanitizeText(decoder.decode(chunk, { stream: true }));
-    },
+    writeText,
+    write: (chunk) => decodeText(writeText(chunk)),
     end() {
       const out = sanitizeText(decoder.decode());
       // OUT-04: a sequence still incomplete at end of stream is dropped; OUT-05: a held surrogate is lone.

@@ -4,6 +4,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { ChildHandle } from "./spawn/child-handle.js";
 import { OutputBuffer, type OutputStream } from "./output-buffer.js";
 import { createOutputSanitizer, type OutputSanitizer } from "./output-sanitizer.js";
+import type { OutputText } from "./output-text.js";
 import {
   CURSOR_POSITION_REPLY, extractCursorPositionRequests, trackCursorKeyMode, type CursorKeyMode,
 } from "./key-encoder.js";
@@ -69,8 +70,8 @@ export class Session {
   /** The exit was reported by a terminal poll (NOTIFY-06, NOTIFY-13). */
   exitReported = false;
   notified = false;
-  /** Called for each sanitized chunk while somebody listens (EXEC-39 progress updates). */
-  onChunk: ((text: string) => void) | undefined;
+  /** Called after each sanitized chunk while somebody listens (EXEC-39 progress updates). */
+  onChunk: (() => void) | undefined;
   readonly #sanitizers: Record<OutputStream, OutputSanitizer> = {
     stdout: createOutputSanitizer(), stderr: createOutputSanitizer(),
   };
@@ -123,13 +124,13 @@ export class Session {
       for (let i = 0; i < requests; i += 1) this.child?.reply?.(CURSOR_POSITION_REPLY); // INPUT-16
       raw = text;
     }
-    this.#append(stream, this.#sanitizers[stream].write(raw));
+    this.#append(stream, this.#sanitizers[stream].writeText(raw));
   }
 
-  #append(stream: OutputStream, text: string): void {
-    if (!text) return;
+  #append(stream: OutputStream, text: OutputText): void {
+    if (text.length === 0) return;
     this.output.append(stream, text);
-    this.onChunk?.(text);
+    this.onChunk?.();
     this.#wake();
   }
 

@@ -174,6 +174,34 @@ describe("OutputBuffer", () => {
       );
     });
 
+    it("counts the LF characters of the aggregate however it was appended, cut and read (LOG-04)", () => {
+      fc.assert(
+        fc.property(appends, fc.integer({ min: 1, max: 60 }), (steps, cap) => {
+          const buffer = new OutputBuffer({ aggregateCap: cap, pendingCap: cap });
+          let all = "";
+          for (const [stream, text, asBytes] of steps) {
+            const ascii = text.replace(/[^\n]/gu, "x");
+            buffer.append(stream, asBytes ? Buffer.from(ascii, "latin1") : text);
+            all += asBytes ? ascii : text;
+            if (all.length % 3 === 0) expect(buffer.aggregate).toBe(keepLast(all, cap)); // joins the pieces
+            expect(buffer.lineBreaks).toBe(keepLast(all, cap).split("\n").length - 1);
+          }
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it("recounts a counted piece after the cap cut its front (LOG-04)", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 2 * OUTPUT_PIECE_CHARS, pendingCap: 10 });
+      buffer.append("stdout", "\n".repeat(OUTPUT_PIECE_CHARS));
+      buffer.append("stdout", Buffer.from("x".repeat(OUTPUT_PIECE_CHARS), "latin1"));
+      expect(buffer.lineBreaks).toBe(OUTPUT_PIECE_CHARS);
+      buffer.append("stderr", "y".repeat(10));
+      expect(buffer.lineBreaks).toBe(OUTPUT_PIECE_CHARS - 10);
+      expect(buffer.aggregate.split("\n").length - 1).toBe(OUTPUT_PIECE_CHARS - 10);
+      expect(buffer.lineBreaks).toBe(OUTPUT_PIECE_CHARS - 10);
+    });
+
     it("drains exactly the appended text in arrival order when nothing was dropped", () => {
       fc.assert(
         fc.property(appends, (steps) => {
@@ -240,6 +268,52 @@ describe("OutputBuffer", () => {
         }),
         { numRuns: 500 },
       );
+    });
+  });
+
+  describe("plain ASCII bytes kept undecoded", () => {
+    const latin1 = (text: string): Uint8Array => Buffer.from(text, "latin1");
+
+    it("reads the same as the decoded text however strings and ASCII bytes are mixed", () => {
+      const steps = fc.array(
+        fc.tuple(
+          fc.constantFrom<OutputStream>("stdout", "stderr"),
+          fc.oneof(
+            fc.string({ unit: fc.constantFrom("a", "b", "\n", "\r", "\t"), maxLength: 20 }).map((text) => ({ text, ascii: true })),
+            fc.string({ unit: fc.constantFrom("a", "é", EMOJI, "你", "\n"), maxLength: 12 }).map((text) => ({ text, ascii: false })),
+          ),
+          fc.constantFrom("none", "drain", "read"),
+        ),
+        { maxLength: 40 },
+      );
+      fc.assert(
+        fc.property(steps, fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 30 }), (plan, aggregateCap, pendingCap) => {
+          const mixed = new OutputBuffer({ aggregateCap, pendingCap });
+          const decoded = new OutputBuffer({ aggregateCap, pendingCap });
+          for (const [stream, { text, ascii }, after] of plan) {
+            mixed.append(stream, ascii ? latin1(text) : text);
+            decoded.append(stream, text);
+            if (after === "drain") expect(mixed.drainPending()).toBe(decoded.drainPending());
+            if (after === "read") expect([mixed.aggregate, mixed.tail]).toEqual([decoded.aggregate, decoded.tail]);
+            expect([mixed.length, mixed.totalOutputChars, mixed.truncated, mixed.discarded, mixed.pendingOutputDropped])
+              .toEqual([decoded.length, decoded.totalOutputChars, decoded.truncated, decoded.discarded, decoded.pendingOutputDropped]);
+          }
+          expect(mixed.tail).toBe(decoded.tail);
+          expect(mixed.aggregate).toBe(decoded.aggregate);
+          expect(mixed.drainPending()).toBe(decoded.drainPending());
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it("splits a large ASCII chunk into pieces and keeps its last cap characters", () => {
+      const text = "0123456789".repeat(2 * OUTPUT_PIECE_CHARS);
+      const buffer = new OutputBuffer({ aggregateCap: 3 * OUTPUT_PIECE_CHARS + 5, pendingCap: 7 });
+      buffer.append("stdout", latin1(text));
+      expect(buffer.aggregate).toBe(text.slice(-(3 * OUTPUT_PIECE_CHARS + 5)));
+      expect(buffer.tail).toBe(text.slice(-TAIL_CHARS));
+      expect(buffer.drainPending()).toBe(text.slice(-7));
+      expect(buffer.totalOutputChars).toBe(text.length);
     });
   });
 

@@ -99,6 +99,48 @@ describe("createOutputSanitizer", () => {
     });
   });
 
+  describe("plain ASCII chunks after a chunk that left state behind", () => {
+    const ascii = (text: string): Uint8Array => encoder.encode(text);
+
+    it("returns a plain ASCII chunk from writeText as the same bytes, and decoded from write", () => {
+      const chunk = ascii("make: ok\tdone\r\n");
+      const sanitizer = createOutputSanitizer();
+      expect(sanitizer.writeText(chunk)).toBe(chunk);
+      expect(sanitizer.write(chunk)).toBe("make: ok\tdone\r\n");
+      expect(sanitizer.writeText(ascii(`${ESC}[0m`))).toBe("");
+    });
+
+    it("continues an escape sequence cut before a plain chunk", () => {
+      const sanitizer = createOutputSanitizer();
+      expect(sanitizer.write(ascii(`a${ESC}[3`))).toBe("a");
+      expect(sanitizer.write(ascii("1mred"))).toBe("red");
+      expect(sanitizer.write(ascii(`${ESC}]0;ti`))).toBe("");
+      expect(sanitizer.write(ascii("tle"))).toBe("");
+      expect(sanitizer.write(ascii(`${BEL}ok\n`))).toBe("ok\n");
+    });
+
+    it("writes U+FFFD for an incomplete UTF-8 sequence followed by a plain chunk", () => {
+      const sanitizer = createOutputSanitizer();
+      expect(sanitizer.write(Uint8Array.of(0x61, 0xe4, 0xbd))).toBe("a");
+      expect(sanitizer.write(ascii("ok"))).toBe("\ufffdok");
+      expect(sanitizer.end()).toBe("");
+    });
+
+    it("keeps a multi-byte character split around an empty chunk", () => {
+      const sanitizer = createOutputSanitizer();
+      expect(sanitizer.write(Uint8Array.of(0xe4, 0xbd))).toBe("");
+      expect(sanitizer.write(new Uint8Array(0))).toBe("");
+      expect(sanitizer.write(Uint8Array.of(0xa0))).toBe("你");
+    });
+
+    it("removes a high surrogate held from a string chunk when a plain chunk follows", () => {
+      const sanitizer = createOutputSanitizer();
+      expect(sanitizer.write("a\ud83d")).toBe("a");
+      expect(sanitizer.write(ascii("b"))).toBe("b");
+      expect(sanitizer.write("\ude00c")).toBe("c");
+    });
+  });
+
   describe("format and control characters (OUT-05, OUT-06)", () => {
     it("removes format characters such as U+200D and U+FEFF", () => {
       expect(sanitize("a\u200db\ufeffc\u{E0001}d")).toBe("abcd");
@@ -153,6 +195,34 @@ describe("createOutputSanitizer", () => {
           expect(sanitizeChunks([text.slice(0, at), text.slice(at)])).toBe(sanitize(text));
         }),
         { numRuns: 2000 },
+      );
+    });
+
+    it("gives the slow path's output for byte chunks that mix plain ASCII with text that needs the sanitizer", () => {
+      const plainText = fc.string({ unit: fc.constantFrom("a", "Z", "0", " ", "[", "m", ";", "\\", "\n", "\r", "\t"), maxLength: 30 });
+      // Raw bytes bring invalid and truncated UTF-8 sequences, which a plain chunk may follow.
+      const pieces = fc.array(
+        fc.oneof(plainText.map((text) => encoder.encode(text)), richText.map((text) => encoder.encode(text)),
+          fc.uint8Array({ maxLength: 4 })),
+        { maxLength: 8 },
+      );
+      fc.assert(
+        fc.property(pieces, fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
+          const bytes = Buffer.concat(parts);
+          // Chunk boundaries between the parts and at random bytes: inside multi-byte characters and escapes too.
+          let offset = 0;
+          const boundaries = parts.map((part) => (offset += part.length));
+          const points = [...new Set([...boundaries, ...cuts.map((cut) => cut % (bytes.length + 1))])].sort((a, b) => a - b);
+          const chunks: Uint8Array[] = [];
+          let start = 0;
+          for (const point of [...points, bytes.length]) {
+            chunks.push(bytes.subarray(start, point));
+            start = point;
+          }
+          // A string chunk always takes the general path: the whole stream decoded at once is the reference.
+          expect(sanitizeChunks(chunks)).toBe(sanitize(new TextDecoder().decode(bytes)));
+        }),
+        { numRuns: 3000 },
       );
     });
 

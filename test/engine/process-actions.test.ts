@@ -1,7 +1,9 @@
 // Pure parts of the process actions: log slicing, the poll back-off and the poll timeout parsing.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sliceLog } from "../../src/engine/process/log-action.js";
 import { parsePollTimeout, retryInMs } from "../../src/engine/process/poll-action.js";
+import { LOG_DEFAULT_LINES } from "../../src/engine/settings.js";
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `line-${i + 1}`).join("\n") + "\n";
 
@@ -38,6 +40,50 @@ describe("sliceLog", () => {
 
   it("returns the last limit lines when only limit is given (LOG-06)", () => {
     expect(sliceLog(lines(300), undefined, 250).text.split("\n")[0]).toBe("line-51");
+  });
+});
+
+// The split/slice/join definition of LOG-03 … LOG-08 that sliceLog's scan from the nearer end must match.
+function splitSliceJoin(aggregate: string, offset: number | undefined, limit: number | undefined) {
+  const all = aggregate.replace(/\r\n/g, "\n").split("\n");
+  if (all[all.length - 1] === "") all.pop();
+  const total = all.length;
+  let selected: string[];
+  if (offset === undefined && limit === undefined) selected = all.slice(Math.max(0, total - LOG_DEFAULT_LINES));
+  else if (offset === undefined) selected = limit === 0 ? [] : all.slice(Math.max(0, total - (limit ?? 0)));
+  else selected = limit === undefined ? all.slice(offset) : all.slice(offset, offset + limit);
+  return { text: selected.join("\n"), totalLines: total };
+}
+
+describe("sliceLog against split/slice/join", () => {
+  const line = fc.string({ unit: fc.constantFrom("a", "\r", "é", "😀", " "), maxLength: 4 });
+  const aggregate = fc.tuple(
+    fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "\r\r\n")), { maxLength: 260 }),
+    line,
+  ).map(([lines, last]) => lines.map(([text, end]) => text + end).join("") + last);
+  const window = fc.oneof(fc.constant(undefined), fc.nat({ max: 280 }));
+
+  it("gives the same text and line count for every offset and limit", () => {
+    fc.assert(
+      fc.property(aggregate, window, window, (text, offset, limit) => {
+        const slice = sliceLog(text, offset, limit);
+        expect({ text: slice.text, totalLines: slice.totalLines }).toEqual(splitSliceJoin(text, offset, limit));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("normalizes parameters as before: negative, fractional and non-numeric values", () => {
+    const raw = fc.oneof(fc.constant(undefined), fc.double(), fc.integer({ min: -5, max: 20 }), fc.constant("3"), fc.constant(null));
+    const normalized = (value: unknown): number | undefined =>
+      typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : undefined;
+    fc.assert(
+      fc.property(aggregate, raw, raw, (text, offset, limit) => {
+        const slice = sliceLog(text, offset, limit);
+        expect(slice.text).toBe(splitSliceJoin(text, normalized(offset), normalized(limit)).text);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

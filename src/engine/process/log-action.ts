@@ -4,6 +4,8 @@ import type { Session } from "../session.js";
 import { LOG_DEFAULT_LINES } from "../settings.js";
 import type { ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
+import { countLineBreaks } from "../output-text.js";
+import { countLines, readLines } from "./log-lines.js";
 import {
   discardedNote, exitFields, exitLabelOf, guidanceSuffix, inputWaitHint, inputWaitView, nameField, reportedStatus, result,
 } from "./session-view.js";
@@ -13,29 +15,36 @@ export interface LogSlice { text: string; totalLines: number; hint: string }
 const lineCount = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : undefined;
 
-/** LOG-03 … LOG-08: CRLF normalized, one trailing empty line dropped, window by offset/limit. */
-export function sliceLog(aggregate: string, offsetParam: unknown, limitParam: unknown): LogSlice {
-  const lines = aggregate.replace(/\r\n/g, "\n").split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  const total = lines.length;
+/**
+ * LOG-03 … LOG-08: CRLF normalized, one trailing empty line dropped, window by offset/limit. `lineBreaks` is the
+ * LF count of `aggregate` when the caller keeps it (OutputBuffer.lineBreaks).
+ */
+export function sliceLog(
+  aggregate: string, offsetParam: unknown, limitParam: unknown, lineBreaks = countLineBreaks(aggregate),
+): LogSlice {
+  const total = countLines(aggregate, lineBreaks);
   const offset = lineCount(offsetParam);
   const limit = lineCount(limitParam);
-  let selected: string[];
+  let from: number;
+  let to = total;
   let hint = "";
   if (offset === undefined && limit === undefined) {
-    selected = lines.slice(Math.max(0, total - LOG_DEFAULT_LINES));
+    from = Math.max(0, total - LOG_DEFAULT_LINES);
     if (total > LOG_DEFAULT_LINES) hint = messages.logPagingHint(LOG_DEFAULT_LINES, total);
   } else if (offset === undefined) {
-    selected = limit === 0 ? [] : lines.slice(Math.max(0, total - (limit ?? 0))); // LOG-06
+    from = limit === 0 ? total : Math.max(0, total - (limit ?? 0)); // LOG-06
   } else {
-    selected = limit === undefined ? lines.slice(offset) : lines.slice(offset, offset + limit);
+    from = Math.min(offset, total);
+    if (limit !== undefined) to = Math.min(offset + limit, total);
   }
-  return { text: selected.join("\n"), totalLines: total, hint };
+  return { text: readLines(aggregate, from, to, lineBreaks), totalLines: total, hint };
 }
 
 export function readLog(session: Session, params: { offset?: unknown; limit?: unknown }, engine: EngineContext): ToolResult {
+  // Counted before the aggregate joins its pieces, so that each piece is counted once.
+  const lineBreaks = session.output.lineBreaks;
   const aggregate = session.output.aggregate;
-  const slice = sliceLog(aggregate, params.offset, params.limit);
+  const slice = sliceLog(aggregate, params.offset, params.limit, lineBreaks);
   const running = session.state !== "finished";
   const placeholder = running ? messages.LOG_EMPTY_RUNNING : messages.LOG_EMPTY_FINISHED;
   let text = discardedNote(session) + (slice.text || placeholder) + slice.hint;

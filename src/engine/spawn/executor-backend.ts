@@ -8,7 +8,8 @@ export async function spawnWithExecutor(
   const process: ExecutorProcess = await executor.spawn(request);
   let completed = false;
   process.onOutput((stream, chunk) => {
-    if (!completed) sink.onOutput(stream, chunk);
+    // A copy: the engine keeps plain byte chunks undecoded, and an executor may reuse its buffers.
+    if (!completed) sink.onOutput(stream, typeof chunk === "string" ? chunk : chunk.slice());
   });
   process.onExit((code, signal) => {
     if (completed) return;

@@ -1,0 +1,33 @@
+// Every benchmark goal, by row: the one place a limit is written (issue 12). Rows measure, this file judges.
+
+export interface TargetSpec {
+  /** What is compared, e.g. "ratio" or "RSS growth". */
+  what: string;
+  /** The largest value that still meets the target. */
+  limit: number;
+  unit: string;
+}
+
+const atMost = (what: string, limit: number, unit = ""): TargetSpec => ({ what, limit, unit });
+/** Engine median over the raw baseline's median, measured in the same run. */
+const ratioAtMost = (limit: number): TargetSpec => atMost("ratio", limit, "×");
+
+export const TARGETS = {
+  "exec-true": { ratio: ratioAtMost(1.1) },
+  "output-50mb": { ratio: ratioAtMost(1.25), rssGrowth: atMost("RSS growth", 30, "MB") },
+  "poll-wakeup": { median: atMost("median", 5, "ms"), p95: atMost("p95", 20, "ms") },
+  flood: { rssGrowth: atMost("RSS growth", 25, "MB"), unansweredPolls: atMost("unanswered polls", 0) },
+  "sessions-200": {
+    leftoverGroups: atMost("sessions left in a process group", 0),
+    fdGrowth: atMost("fd count growth", 0),
+    childGrowth: atMost("child count growth", 0),
+  },
+  "log-tail": { ratio: ratioAtMost(1.0), median: atMost("median", 2, "ms") },
+} as const satisfies Record<string, Record<string, TargetSpec>>;
+
+/** "ratio ≤ 1.25×", "RSS growth ≤ 30 MB", "fd count growth = 0". */
+export function describeTarget(spec: TargetSpec): string {
+  if (spec.unit === "×") return `${spec.what} ≤ ${spec.limit.toFixed(2)}×`;
+  const limit = spec.limit === 0 ? "= 0" : `≤ ${spec.limit}`;
+  return `${spec.what} ${limit}${spec.unit ? ` ${spec.unit}` : ""}`;
+}
