@@ -9,6 +9,11 @@ import { writeComplianceReport } from "./report/write-compliance-report.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
 const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+/** The step definitions beside this module: TypeScript loaded through tsx in the repository, compiled in the kit. */
+const STEPS_DIR = fileURLToPath(new URL("../step-definitions", import.meta.url));
+const STEP_IMPORTS = import.meta.url.endsWith(".ts")
+  ? [join(STEPS_DIR, "support/register-tsx.mjs"), join(STEPS_DIR, "**/*.ts")]
+  : [join(STEPS_DIR, "**/*.js")];
 
 function findPackageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
@@ -110,7 +115,7 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
     file: false,
     provided: {
       paths: options.paths ?? [join(PACKAGE_ROOT, "features/**/*.feature")],
-      import: [join(PACKAGE_ROOT, "step-definitions/support/register-tsx.mjs"), join(PACKAGE_ROOT, "step-definitions/**/*.ts")],
+      import: STEP_IMPORTS,
       tags: tagExpression(options.level, options.tags),
       parallel: options.parallel,
       retry: options.retry,
