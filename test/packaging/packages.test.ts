@@ -1,7 +1,7 @@
 // The two npm packages as a user gets them (issue 10): both are packed from the build, installed from their
 // tarballs in fresh folders (the tools without a C compiler), and used with plain `node`.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,27 +120,46 @@ describe("the tools package, installed without a C compiler", () => {
   });
 
   it("runs exec from a plain-node script, and pty: true falls back to pipes with the PTY-05 warning", async () => {
-    writeFileSync(join(toolsDir, "exec-check.mjs"), [
-      'import { createSessionEngine, ExecToolkit } from "langchain-exec-process";',
-      "const engine = createSessionEngine();",
-      'const { exec } = new ExecToolkit({ engine, agentName: "check" });',
-      "const results = [];",
-      "for (const pty of [false, true]) {",
-      '  const message = await exec.invoke({ type: "tool_call", id: `call-${pty}`, name: "exec", args: { command: "echo packaged", pty } });',
-      "  results.push({ pty, text: message.content, status: message.artifact.status, exitCode: message.artifact.exitCode });",
-      "}",
-      "await engine.dispose();",
-      "console.log(JSON.stringify(results));",
-    ].join("\n"));
-    const result = await run(process.execPath, ["exec-check.mjs"], toolsDir);
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(0);
-    const [plain, pty] = JSON.parse(result.stdout) as Array<{ pty: boolean; text: string; status: string; exitCode: number }>;
-    expect(plain).toEqual({ pty: false, text: "packaged", status: "completed", exitCode: 0 });
+    const [plain, pty] = await execFromPlainNode(toolsDir);
+    expect(plain).toEqual({ pty: false, text: "packaged\npipes", status: "completed", exitCode: 0 });
     expect(pty).toMatchObject({ pty: true, status: "completed", exitCode: 0 });
-    expect(pty!.text).toMatch(/^Warning: PTY spawn failed \([^\n]+\); retrying without PTY for `echo packaged`\.\n\n\n\npackaged$/);
+    expect(pty!.text).toMatch(/^Warning: PTY spawn failed \([^\n]+\); retrying without PTY for `[^\n]+`\.\n\n\n\npackaged\npipes$/);
+  });
+
+  it("runs pty: true in a terminal once node-pty is there (the repository's build of it, linked in)", async () => {
+    symlinkSync(join(ROOT, "node_modules/node-pty"), join(toolsDir, "node_modules/node-pty"), "dir");
+    try {
+      const [plain, pty] = await execFromPlainNode(toolsDir);
+      expect(plain).toEqual({ pty: false, text: "packaged\npipes", status: "completed", exitCode: 0 });
+      expect(pty).toEqual({ pty: true, text: "packaged\r\nterminal", status: "completed", exitCode: 0 });
+    } finally {
+      unlinkSync(join(toolsDir, "node_modules/node-pty"));
+    }
   });
 });
+
+interface ExecOutcome { pty: boolean; text: string; status: string; exitCode: number }
+
+/** Runs one command with and without `pty: true` through the installed package, from a plain-node script. */
+async function execFromPlainNode(folder: string): Promise<ExecOutcome[]> {
+  writeFileSync(join(folder, "exec-check.mjs"), [
+    'import { createSessionEngine, ExecToolkit } from "langchain-exec-process";',
+    "const engine = createSessionEngine();",
+    'const { exec } = new ExecToolkit({ engine, agentName: "check" });',
+    'const command = "echo packaged; tty -s && echo terminal || echo pipes";',
+    "const results = [];",
+    "for (const pty of [false, true]) {",
+    '  const message = await exec.invoke({ type: "tool_call", id: `call-${pty}`, name: "exec", args: { command, pty } });',
+    "  results.push({ pty, text: message.content, status: message.artifact.status, exitCode: message.artifact.exitCode });",
+    "}",
+    "await engine.dispose();",
+    "console.log(JSON.stringify(results));",
+  ].join("\n"));
+  const result = await run(process.execPath, ["exec-check.mjs"], folder);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as ExecOutcome[];
+}
 
 describe("the conformance kit, installed", () => {
   const kitBin = () => join(kitDir, "node_modules/exec-process-conformance/conformance/bin.mjs");
@@ -149,6 +168,13 @@ describe("the conformance kit, installed", () => {
   it("holds neither tsx nor esbuild", () => {
     expect(["tsx", "esbuild"].filter((name) => existsSync(join(kitDir, "node_modules", name)))).toEqual([]);
   });
+
+  it("refuses a TypeScript adapter without tsx with a message that says to install it", async () => {
+    writeFileSync(join(kitDir, "typed-adapter.ts"), 'export default () => { throw new Error("never loaded"); };\n');
+    const result = await run(process.execPath, [kitBin(), "--adapter", "typed-adapter.ts", "--paths", kitFeature(), "--tags", "@ID-01"], kitDir);
+    expect(result.code).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toContain("is TypeScript: install tsx (npm install --save-dev tsx) to load it, or pass its compiled JavaScript.");
+  }, KIT_RUN_TIMEOUT_MS);
 
   // The stdio run takes a few of the feature's rules only: it starts one server per scenario.
   it.each([
