@@ -110,11 +110,19 @@ describe("the tools package, installed without a C compiler", () => {
     expect(existsSync(join(toolsDir, "node_modules/node-pty"))).toBe(false);
   });
 
-  it("adds only itself and zod to what the peers install", () => {
+  it("declares zod as its only runtime dependency, node-pty as optional, LangChain as peers", () => {
+    const manifest = JSON.parse(readFileSync(join(toolsDir, "node_modules/langchain-exec-process/package.json"), "utf8")) as Record<string, Record<string, string>>;
+    expect(Object.keys(manifest["dependencies"] ?? {})).toEqual(["zod"]);
+    expect(Object.keys(manifest["optionalDependencies"] ?? {})).toEqual(["node-pty"]);
+    expect(Object.keys(manifest["peerDependencies"] ?? {})).toEqual(expect.arrayContaining(["@langchain/core", "langchain"]));
+  });
+
+  it("adds only itself and its declared dependencies to what the peers install", () => {
+    const declared = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
     const beyond = packagesBeyond(installed, ["@langchain/core", "langchain"]);
     const names = beyond.map((pkg) => pkg.name);
     expect(names).toContain("langchain-exec-process");
-    expect(names.filter((name) => name !== "langchain-exec-process" && name !== "zod")).toEqual([]);
+    expect(names.filter((name) => name !== "langchain-exec-process" && !declared.includes(name))).toEqual([]);
     const megabytes = beyond.reduce((sum, pkg) => sum + pkg.bytes, 0) / 1e6;
     console.log(`tools install: ${installed.length} packages; beyond the peers ${beyond.length} (${names.join(", ")}), ${megabytes.toFixed(2)} MB`);
   });
