@@ -32,21 +32,6 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
   return loaded.default();
 }
 
-/** ".ts" when the kit runs from its sources (tsx is registered already), ".js" when it runs compiled. */
-const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-const TYPESCRIPT_MODULE = /\.[cm]?ts$/;
-
-/** The compiled kit loads tsx only for a TypeScript adapter; tsx is the user's (an optional peer dependency). */
-async function registerTypeScript(modulePath: string): Promise<void> {
-  let api: { register(): unknown };
-  try {
-    api = (await import("tsx/esm/api")) as { register(): unknown };
-  } catch {
-    throw new Error(`The adapter module ${modulePath} is TypeScript: install tsx (npm install --save-dev tsx) to load it, or pass its compiled JavaScript.`);
-  }
-  api.register();
-}
-
 function parseTimeout(value: string | undefined): number {
   if (value === undefined || value === "") return DEFAULT_CALL_TIMEOUT_MS;
   const ms = Number(value);
@@ -66,4 +51,19 @@ function parseCapabilities(value: string | undefined): Capability[] | undefined 
     }
   }
   return names as Capability[];
+}
+
+/** ".ts" when the kit runs from its sources (tsx is registered already), ".js" when it runs compiled. */
+const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+const TYPESCRIPT_MODULE = /\.[cm]?ts$/;
+
+/** The compiled kit loads tsx only for a TypeScript adapter; tsx is the user's (an optional peer dependency). */
+async function registerTypeScript(modulePath: string): Promise<void> {
+  let api: { register(): unknown };
+  try {
+    api = (await import("tsx/esm/api")) as { register(): unknown };
+  } catch {
+    throw new Error(`The adapter module ${modulePath} is TypeScript: install tsx (npm install --save-dev tsx) to load it, or pass its compiled JavaScript.`);
+  }
+  api.register();
 }
