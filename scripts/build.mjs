@@ -12,8 +12,13 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KIT = join(ROOT, "packages/conformance");
 /** Everything the build writes into the kit's folder (the rest of the folder is committed). */
 const KIT_OUTPUTS = ["conformance", "step-definitions", "features", "docs", "LICENSE"];
-/** The tools package's entry points, as the kit imports them (package.json `exports`). */
-const TOOLS_ENTRIES = { "src/index.js": "langchain-exec-process", "src/engine/index.js": "langchain-exec-process/engine" };
+/** Modules of src/ that the kit imports, and the entry of the tools package (package.json `exports`) that exports
+ * everything they export. */
+const TOOLS_ENTRIES = {
+  "src/index.js": "langchain-exec-process",
+  "src/langchain/toolkit.js": "langchain-exec-process",
+  "src/engine/index.js": "langchain-exec-process/engine",
+};
 /** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
 const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];
 

@@ -6,7 +6,7 @@ import type {
   AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, ConformanceAdapter, ExecutorRequest,
   StartOptions, ToolUpdate, WakeRequest,
 } from "../adapter.js";
-import { ExecToolkit } from "../../src/index.js";
+import { ExecToolkit } from "../../src/langchain/toolkit.js";
 import { attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 
