@@ -2,7 +2,7 @@
 // Everything here is plain data so that the stdio protocol (conformance/PROTOCOL.md) can carry it unchanged.
 
 /** Capabilities an implementation may offer; scenarios tagged with a missing one are "not applicable". */
-export type Capability = "pty" | "executor" | "bridge";
+export type Capability = "pty" | "executor" | "bridge" | "faults";
 
 export interface ConformanceAdapter {
   name: string;
@@ -36,6 +36,23 @@ export interface StartOptions {
   inputWaitIdleMs?: number;
   /** Fake host executors, only used by scenarios tagged @executor. */
   executors?: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec };
+  /** Faults to inject, only used by scenarios tagged @faults. */
+  faults?: FaultSpec;
+}
+
+/**
+ * Capability "faults": parts of the implementation made to fail on purpose, so that scenarios can check the
+ * documented fallback and error texts (PTY-05, PTY-06, INPUT-07, NOTIFY-11). Each field names one fault.
+ */
+export interface FaultSpec {
+  /** A pseudo-terminal cannot be started (as when the PTY backend cannot be loaded): the error's message. */
+  ptyUnavailable?: string;
+  /** No plain child process can be started either: the error's message. */
+  spawnUnavailable?: string;
+  /** Every write to a session's input fails: the error's message. */
+  stdinWriteError?: string;
+  /** The host's event and wake callbacks throw (after the adapter has recorded the wake request). */
+  throwingCallbacks?: boolean;
 }
 
 export interface CallOptions {

@@ -1,11 +1,19 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { levelSentence } from "./report/report-text.js";
+import { compareMain } from "./compare-cli.js";
+import { adapterNameFromEnvironment } from "./load-adapter.js";
+import { renderChapterSummary } from "./report/chapter-summary.js";
+import { headlineSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "./load-adapter.js";
+import catalog from "./catalog/rules.json" with { type: "json" };
+import type { RuleEntry } from "./catalog/spec-rules.js";
+import { readDivergences, type Divergences } from "./report/divergences.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
 const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -22,11 +30,15 @@ function findPackageRoot(start: string): string {
   }
 }
 
+/** The console formatter (scenario progress, then cucumber's summary), next to this module in source and in dist/. */
+const PROGRESS_FORMATTER = join(dirname(fileURLToPath(import.meta.url)), `report/progress-formatter${extname(fileURLToPath(import.meta.url))}`);
+
 /** SPEC §0.4 / §0.8 item 2. */
 export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;
 export type Level = keyof typeof LEVEL_TAGS;
 
 const USAGE = `Usage: exec-process-conformance [options]
+       exec-process-conformance compare <report-dir>... --out <dir>   (several runs side by side)
 
   --adapter <module>     a module whose default export returns a ConformanceAdapter (default: the reference)
   --command "<cmd>"      an implementation speaking the stdio protocol (conformance/PROTOCOL.md)
@@ -38,6 +50,7 @@ const USAGE = `Usage: exec-process-conformance [options]
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
   --retry <n>            run a failed scenario again up to n times (default 0)
   --paths <glob>         feature files to run (default: all)
+  --divergences <file>   JSON {"RULE-ID": "note"}: failed rules with a note show as "diverges (explained)"
   --help`;
 
 export interface CliOptions {
@@ -51,6 +64,8 @@ export interface CliOptions {
   toleranceMs: number;
   retry: number;
   paths?: string[];
+  /** A JSON file of known divergences, rule id → note (conformance/report/divergences.ts). */
+  divergences?: string;
 }
 
 export function parseCli(argv: string[]): CliOptions {
@@ -60,6 +75,7 @@ export function parseCli(argv: string[]): CliOptions {
       adapter: { type: "string" }, command: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
       parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
       tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" },
+      divergences: { type: "string" },
     },
   });
   if (values.help) {
@@ -72,7 +88,7 @@ export function parseCli(argv: string[]): CliOptions {
   const options: CliOptions = {
     level,
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
-    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? "60000"),
+    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
     toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
     retry: values.retry === undefined ? 0 : positiveInteger("--retry", values.retry),
   };
@@ -81,6 +97,7 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.tags) options.tags = values.tags;
   if (values.report) options.report = resolve(values.report);
   if (values.paths) options.paths = values.paths.map((path) => resolve(path));
+  if (values.divergences) options.divergences = resolve(values.divergences);
   return options;
 }
 
@@ -95,8 +112,8 @@ export function tagExpression(level: Level, extra: string | undefined): string {
   return parts.map((part) => `(${part})`).join(" and ");
 }
 
-/** Runs the suite; resolves to true when every selected scenario passed. */
-export async function runConformance(options: CliOptions): Promise<boolean> {
+/** Runs the suite; resolves to true when every selected scenario passed. `messagesDir` gets messages.ndjson. */
+export async function runConformance(options: CliOptions, messagesDir = options.report): Promise<boolean> {
   if (options.adapter) process.env["CONFORMANCE_ADAPTER"] = options.adapter;
   if (options.command) {
     process.env["CONFORMANCE_COMMAND"] = options.command;
@@ -109,8 +126,8 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
     mkdirSync(options.report, { recursive: true });
     files[join(options.report, "cucumber.html")] = "html";
     files[join(options.report, "junit.xml")] = "junit";
-    files[join(options.report, "messages.ndjson")] = "message";
   }
+  if (messagesDir) files[join(messagesDir, "messages.ndjson")] = "message";
   const { runConfiguration } = await loadConfiguration({
     file: false,
     provided: {
@@ -120,7 +137,7 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
       parallel: options.parallel,
       retry: options.retry,
       worldParameters: { toleranceMs: options.toleranceMs },
-      format: ["progress", ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
+      format: [PROGRESS_FORMATTER, ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
     },
   }, { cwd: PACKAGE_ROOT });
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
@@ -128,6 +145,7 @@ export async function runConformance(options: CliOptions): Promise<boolean> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "compare") return compareMain(argv.slice(1));
   let options: CliOptions;
   try {
     options = parseCli(argv);
@@ -135,18 +153,39 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const success = await runConformance(options);
-  if (options.report) {
-    console.log(`\nConformance report written to ${options.report}`);
+  let divergences: Divergences | undefined;
+  try {
+    divergences = options.divergences ? readDivergences(options.divergences, catalog as RuleEntry[]) : undefined;
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  // Without --report the matrix is still built, in a temporary folder, for the chapter table.
+  const reportDir = options.report ?? mkdtempSync(join(tmpdir(), "exec-conformance-"));
+  try {
+    const success = await runConformance(options, reportDir);
+    let written: ReturnType<typeof writeComplianceReport>;
     try {
-      const { markdownPath, matrix } = writeComplianceReport(options.report, {
+      written = writeComplianceReport(reportDir, {
         cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
+        adapterName: await adapterNameFromEnvironment(), partial: options.tags !== undefined || options.paths !== undefined,
+        ...(divergences ? { divergences } : {}),
       });
-      console.log(`Compliance matrix: ${markdownPath} (level reached: ${levelSentence(matrix)})`);
     } catch (error) {
       console.error(`Could not write the compliance matrix: ${(error as Error).message}`);
       return 2;
     }
+    console.log(`\n${renderChapterSummary(written.matrix)}\n`);
+    if (options.report) {
+      console.log(`Conformance report written to ${options.report}`);
+      console.log(`Compliance matrix: ${written.markdownPath} (${lowerFirst(headlineSentence(written.matrix))})`);
+    } else {
+      console.log(headlineSentence(written.matrix));
+    }
+    return success ? 0 : 1;
+  } finally {
+    if (!options.report) rmSync(reportDir, { recursive: true, force: true });
   }
-  return success ? 0 : 1;
 }
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);

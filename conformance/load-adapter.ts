@@ -2,11 +2,11 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { AdapterFactory, Capability, ConformanceAdapter } from "./adapter.js";
-import { createStdioAdapter } from "./adapters/stdio-client.js";
+import { createStdioAdapter, stdioAdapterName } from "./adapters/stdio-client.js";
 import { CAPABILITIES } from "./adapters/stdio-protocol.js";
 
 /** Per-request timeout of stdio implementations when CONFORMANCE_CALL_TIMEOUT_MS is not set. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 /**
  * CONFORMANCE_ADAPTER: a module whose default export is an AdapterFactory. CONFORMANCE_COMMAND: a stdio program
@@ -30,6 +30,13 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
     throw new Error(`The adapter module ${modulePath} must default-export a factory that returns a ConformanceAdapter.`);
   }
   return loaded.default();
+}
+
+/** The name of the adapter the environment selects, without starting a stdio implementation. */
+export async function adapterNameFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const command = env["CONFORMANCE_COMMAND"];
+  if (command) return stdioAdapterName(command);
+  return (await loadAdapterFromEnvironment(env)).name;
 }
 
 function parseTimeout(value: string | undefined): number {

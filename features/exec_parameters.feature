@@ -921,3 +921,24 @@ Feature: exec parameters, validation and spawning
         """
         [<cwd>/shells/zsh][-f][-c][echo "a  b" '$HOME' | cat]
         """
+
+  @EXEC-28
+  Rule: A command is never cut short: one that holds a NUL byte fails and runs nothing
+
+    No shell can receive a NUL byte in its argument, so such a command cannot reach the shell unmodified: the call
+    fails and nothing runs, with pipes and PTY alike. It is never cut at the NUL byte and run.
+
+    @upstream
+    Scenario Outline: a command with a NUL byte fails and runs nothing (pty <pty>)
+      When exec is called with '{"command": "touch made; echo a\u0000b", "pty": <pty>}'
+      Then the call failed, either rejected or with a failed result
+      And the working directory has no file "made"
+
+      Examples:
+        | pty   |
+        | false |
+
+      @pty
+      Examples:
+        | pty   |
+        | true  |

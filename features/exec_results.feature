@@ -118,6 +118,22 @@ Feature: exec results
         | echo hello | hello       |
         | true       | (no output) |
 
+    @upstream
+    Scenario Outline: the last bytes of an output burst are in every result (<terminal>, <mode>)
+      When exec runs "seq 1 20000; printf LAST" 40 times, 8 at a time, with '<args>'
+      Then every run completed with aggregated output ending in "19999\n20000\nLAST"
+
+      Examples:
+        | terminal | mode       | args                 |
+        | pipes    | foreground | {}                   |
+        | pipes    | background | {"background": true} |
+
+      @pty
+      Examples:
+        | terminal | mode       | args                              |
+        | pty      | foreground | {"pty": true}                     |
+        | pty      | background | {"pty": true, "background": true} |
+
   @RES-06
   Rule: Another non-zero exit code than 126 or 127 is still completed and names the code
 

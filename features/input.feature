@@ -199,9 +199,7 @@ Feature: Input actions: write, submit and paste
         | paste     | , "text": "x"   |
 
   Rule: An error of the stdin stream while writing rejects the call
-    A stdin stream error cannot be provoked through the adapter: non-PTY stdin is closed at spawn (the guard
-    answers first), fake executors have no stdin, and a PTY whose terminal side closes is reported as exited.
-    The scenario pins the observable counterpart: on a healthy PTY every input action resolves; none rejects.
+    The error is provoked with the `faults` capability; on a healthy PTY every input action resolves.
 
     @INPUT-07 @upstream @pty
     Scenario: input actions on a healthy PTY session resolve instead of rejecting
@@ -217,6 +215,20 @@ Feature: Input actions: write, submit and paste
       When process is called with '{"action": "write", "sessionId": "<id>", "data": "y", "eof": true}'
       Then the call is not rejected
       And the text is "Wrote 1 bytes to session <id> (stdin closed)."
+
+    @INPUT-07 @upstream @pty @faults
+    Scenario Outline: <action> rejects with the error of the stdin stream
+      Given every write to a session's input fails with "write EIO: the terminal went away"
+      When exec runs "sleep 30" in a pty in the background
+      And process is called with '{"action": "<action>", "sessionId": "<id>"<arguments>}'
+      Then the call is rejected with a message containing "write EIO: the terminal went away"
+
+      Examples:
+        | action    | arguments       |
+        | write     | , "data": "x"   |
+        | send-keys | , "keys": ["a"] |
+        | submit    |                 |
+        | paste     | , "text": "x"   |
 
   Rule: write sends the UTF-8 bytes of data and reports their number
 

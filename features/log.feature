@@ -111,9 +111,8 @@ Feature: process log
       And the session finishes
       And process is called with '{"action": "log", "sessionId": "<id>", "offset": 10}'
       Then the text starts with "11\n12\n13\n"
-      And the text contains "248\n249\n250"
+      And the text ends with "248\n249\n250"
       And the text does not contain "\n10\n"
-      And the text does not contain "showing"
 
     @LOG-05 @LOG-08 @upstream
     Scenario: offset without limit returns exactly the lines from offset to the end

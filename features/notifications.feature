@@ -334,9 +334,6 @@ Feature: Exit notifications
   @NOTIFY-11
   Rule: exceptions thrown by the event and wake callbacks are ignored
 
-    # The adapter installs a wake callback that records and does not throw, so a throwing callback cannot be
-    # provoked here; this scenario pins the visible half: with a wake callback installed, the event stays queued
-    # and the finished record stays intact.
     @upstream
     Scenario: with a wake callback installed, the queue and the session record are unaffected
       When exec is called with '{"command": "echo done", "background": true}'
@@ -347,6 +344,21 @@ Feature: Exit notifications
       When the session log is read
       Then the text is "done"
       And the status is "completed"
+
+    @upstream @faults
+    Scenario: callbacks that throw change neither the queue nor the session, and later sessions still notify
+      Given the host's event and wake callbacks throw
+      When exec is called with '{"command": "echo first", "background": true}'
+      And an event is queued for scope "main"
+      Then 1 wake request was observed
+      When the session log is read
+      Then the text is "first"
+      And the status is "completed"
+      When exec is called with '{"command": "echo second", "background": true}'
+      And the session finishes
+      And the events of scope "main" are drained
+      Then 2 events were returned
+      And 2 wake requests were observed
 
   @NOTIFY-12
   Rule: every queued event requests exactly one wake-up with its scope and session id; suppressed events request none

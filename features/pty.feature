@@ -87,8 +87,7 @@ Feature: Pseudo-terminal sessions
   @PTY-05 @PTY-06
   Rule: a pty that cannot be started falls back to a plain child process with a warning, and throws if that fails too
 
-    # The failure path cannot be provoked through the adapter (node-pty starts a terminal even for a command that
-    # cannot run); this scenario pins the other half: a terminal that starts adds no fallback warning.
+    # A terminal that starts adds no warning; the failure paths are provoked with the `faults` capability.
     @upstream @pty
     Scenario: a pty that starts runs the command in the terminal without a fallback warning
       When exec is called with '{"command": "test -t 1 && echo tty", "pty": true, "background": true}'
@@ -97,6 +96,37 @@ Feature: Pseudo-terminal sessions
       When the session finishes
       And the session is polled
       Then the text is "tty\n\nProcess exited with code 0."
+
+    @upstream @faults
+    Scenario: a pty that cannot be started runs the command as a plain child process, with the warning first
+      Given starting a pseudo-terminal fails with "the PTY backend could not be loaded"
+      When exec is called with '{"command": "test -t 0 || echo no-terminal", "pty": true}'
+      Then the status is "completed"
+      And the text is exactly:
+        """
+        Warning: PTY spawn failed (the PTY backend could not be loaded); retrying without PTY for `test -t 0 || echo no-terminal`.
+
+
+
+        no-terminal
+        """
+
+    @upstream @faults
+    Scenario: the fallback child process has its stdin closed
+      Given starting a pseudo-terminal fails with "no terminal available"
+      When exec is called with '{"command": "sleep 30", "pty": true, "background": true}'
+      Then the text starts with "Warning: PTY spawn failed (no terminal available); retrying without PTY for `sleep 30`."
+      When the session is polled
+      Then the detail "stdinWritable" is "false"
+
+    @upstream @faults
+    Scenario: when the plain child process cannot be started either, the call throws and leaves no session
+      Given starting a pseudo-terminal fails with "no terminal available"
+      And starting a plain child process fails with "no process can be started"
+      When exec is called with '{"command": "echo hi", "pty": true, "background": true}'
+      Then the call is rejected with a message containing "no process can be started"
+      And no session is live
+      And the list of scope "main" is empty
 
   @PTY-07
   Rule: write with eof on a pty sends the EOF character after the data and ends the input, not the terminal

@@ -85,7 +85,7 @@ Feature: Sessions that may be waiting for input
 
     @upstream @pty
     Scenario: a pty session is not flagged before the threshold and flagged after it
-      Given the input-wait threshold option is 1000 ms
+      Given the input-wait threshold option is 3000 ms
       When exec is called with '{"command": "sleep 60", "pty": true, "background": true}'
       And 300 ms pass
       And the session is polled
@@ -93,14 +93,14 @@ Feature: Sessions that may be waiting for input
         """
         {"stdinWritable": true, "waitingForInput": false}
         """
-      And the detail "idleMs" is between 300 and 999
-      When 1000 ms pass
+      And the detail "idleMs" is between 300 and 2999
+      When 3000 ms pass
       And the session is polled
       Then the details contain:
         """
         {"stdinWritable": true, "waitingForInput": true}
         """
-      And the detail "idleMs" is between 1000 and 5000
+      And the detail "idleMs" is between 3000 and 8000
 
     @upstream
     Scenario: a silent session without writable stdin is never flagged

@@ -18,17 +18,17 @@ for (const tool of ["exec", "process"] as const) {
   When(`${tool} is called in scope {string} with {string}`, async function (this: ConformanceWorld, scope: string, json: string) {
     await this.call(tool, parseJsonArgs(this, json), scope);
   });
-  When(`${tool} is started with:`, function (this: ConformanceWorld, json: string) {
-    startNamed(this, "call", tool, parseJsonArgs(this, json));
+  When(`${tool} is started with:`, async function (this: ConformanceWorld, json: string) {
+    await startNamed(this, "call", tool, parseJsonArgs(this, json));
   });
-  When(`${tool} is started with {string}`, function (this: ConformanceWorld, json: string) {
-    startNamed(this, "call", tool, parseJsonArgs(this, json));
+  When(`${tool} is started with {string}`, async function (this: ConformanceWorld, json: string) {
+    await startNamed(this, "call", tool, parseJsonArgs(this, json));
   });
-  When(`${tool} is started as {string} with:`, function (this: ConformanceWorld, name: string, json: string) {
-    startNamed(this, name, tool, parseJsonArgs(this, json));
+  When(`${tool} is started as {string} with:`, async function (this: ConformanceWorld, name: string, json: string) {
+    await startNamed(this, name, tool, parseJsonArgs(this, json));
   });
-  When(`${tool} is started as {string} with {string}`, function (this: ConformanceWorld, name: string, json: string) {
-    startNamed(this, name, tool, parseJsonArgs(this, json));
+  When(`${tool} is started as {string} with {string}`, async function (this: ConformanceWorld, name: string, json: string) {
+    await startNamed(this, name, tool, parseJsonArgs(this, json));
   });
 }
 
@@ -80,8 +80,13 @@ When("the session id is remembered as {string}", function (this: ConformanceWorl
   this.vars.set(name, this.sessionId());
 });
 
-function startNamed(world: ConformanceWorld, name: string, tool: Tool, args: Record<string, unknown>): void {
+/**
+ * Begins a call without waiting for it. The implementation's start is awaited first, so that the timing steps that
+ * follow ("N ms pass") measure only the call, never a slow start-up.
+ */
+async function startNamed(world: ConformanceWorld, name: string, tool: Tool, args: Record<string, unknown>): Promise<void> {
   if (world.started.has(name)) throw new Error(`A started call named "${name}" is still pending.`);
+  await world.ensureStarted();
   world.started.set(name, world.startCall(tool, args));
 }
 

@@ -3,6 +3,7 @@
 import { Then, When } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
 import { inline, parseJsonArgs, partialMatch, show } from "./support/text.js";
+import { compactDuration } from "./support/compact-duration.js";
 import type { ConformanceWorld } from "./support/world.js";
 
 const POLL_LOOP_LIMIT_MS = 20_000;
@@ -24,6 +25,19 @@ Then("the listed session {string} has details containing:", function (this: Conf
 Then("the listed session {string} has details containing {string}", function (this: ConformanceWorld, name: string, json: string) {
   assertListEntry(this, name, json);
 });
+
+// LIST-03/04: the runtime in the session's line is the compact duration of its entry's runtimeMs.
+Then("the line of the listed session {string} shows the compact duration of its runtimeMs",
+  function (this: ConformanceWorld, name: string) {
+    const id = this.sessionId(name);
+    const sessions = (this.lastResult().details["sessions"] ?? []) as Array<Record<string, unknown>>;
+    const entry = sessions.find((s) => s["sessionId"] === id);
+    assert.ok(entry, `no list entry has sessionId ${id}: ${JSON.stringify(sessions)}`);
+    const runtime = compactDuration(entry["runtimeMs"] as number);
+    const line = this.lastResult().text.split("\n").find((l) => l.startsWith(`${id} `));
+    assert.ok(line, `no line starts with ${id}: ${JSON.stringify(this.lastResult().text)}`);
+    assert.match(line, new RegExp(`^${id} \\S+ +${runtime}\\b`), `runtimeMs ${String(entry["runtimeMs"])} is ${runtime}`);
+  });
 
 /** The entry of `details.sessions` (last list result) of the session remembered as `name` contains `json`. */
 function assertListEntry(world: ConformanceWorld, name: string, json: string): void {

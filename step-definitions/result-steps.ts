@@ -114,7 +114,10 @@ Then("the detail {string} equals the text", function (this: ConformanceWorld, pa
 Then("the detail {string} is between {int} and {int}", function (this: ConformanceWorld, path: string, low: number, high: number) {
   const value = readPath(this.lastResult().details, path);
   assert.equal(typeof value, "number", `detail ${path} is ${JSON.stringify(value)}`);
-  assert.ok((value as number) >= low && (value as number) <= high, `detail ${path} = ${String(value)} not in [${low}, ${high}]`);
+  // Every such detail is a time: the upper bound takes the tolerance T (SPEC §0.8 item 5), like "took at most".
+  const limit = high + this.toleranceMs;
+  assert.ok((value as number) >= low && (value as number) <= limit,
+    `detail ${path} = ${String(value)} not in [${low}, ${high} + tolerance ${this.toleranceMs}]`);
 });
 
 function rejection(world: ConformanceWorld): { message: string; name?: string } {

@@ -51,6 +51,23 @@ Given("a fake {word} executor:", function (this: ConformanceWorld, host: string,
   this.executors[host] = parseJsonArgs(this, json) as FakeExecutorSpec;
 });
 
+// Capability "faults" (scenarios tagged @faults): parts of the implementation made to fail on purpose.
+Given("starting a pseudo-terminal fails with {string}", function (this: ConformanceWorld, message: string) {
+  this.faults.ptyUnavailable = inline(this, message);
+});
+
+Given("starting a plain child process fails with {string}", function (this: ConformanceWorld, message: string) {
+  this.faults.spawnUnavailable = inline(this, message);
+});
+
+Given("every write to a session's input fails with {string}", function (this: ConformanceWorld, message: string) {
+  this.faults.stdinWriteError = inline(this, message);
+});
+
+Given("the host's event and wake callbacks throw", function (this: ConformanceWorld) {
+  this.faults.throwingCallbacks = true;
+});
+
 Given("a file {string} containing:", function (this: ConformanceWorld, path: string, content: string) {
   writeInCwd(this, path, block(this, content), 0o644);
 });

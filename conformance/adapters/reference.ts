@@ -4,14 +4,24 @@ import { EventEmitter } from "node:events";
 import type { ToolMessage } from "@langchain/core/messages";
 import type {
   AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, ConformanceAdapter, ExecutorRequest,
-  StartOptions, ToolUpdate, WakeRequest,
+  FaultSpec, StartOptions, ToolUpdate, WakeRequest,
 } from "../adapter.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
-import { attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine } from "../../src/engine/index.js";
+import {
+  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine, type SpawnFaults,
+} from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
-  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge"], start: startReference };
+  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge", "faults"], start: startReference };
+}
+
+function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: FaultSpec): SpawnFaults {
+  return {
+    ...(ptyUnavailable !== undefined ? { ptyUnavailable } : {}),
+    ...(spawnUnavailable !== undefined ? { spawnUnavailable } : {}),
+    ...(stdinWriteError !== undefined ? { stdinWriteError } : {}),
+  };
 }
 
 /** An instance whose calls also take an outside abort signal (the stdio server's `abort`, PROTOCOL.md). */
@@ -30,7 +40,12 @@ export async function startReference(options: StartOptions): Promise<ReferenceIn
     env: options.env,
     config: options.config,
     executors,
-    onWake: (request) => void wakes.push(request),
+    onWake: (request) => {
+      wakes.push(request);
+      if (options.faults?.throwingCallbacks) throw new Error("fault: the wake callback throws");
+    },
+    ...(options.faults?.throwingCallbacks ? { onSystemEvent: () => { throw new Error("fault: the event callback throws"); } } : {}),
+    ...(options.faults ? { faults: spawnFaults(options.faults) } : {}),
     ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
   });
   const toolkits = new Map<string, ExecToolkit>();

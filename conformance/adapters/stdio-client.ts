@@ -18,6 +18,9 @@ export interface StdioAdapterOptions {
   commandCwd?: string;
 }
 
+/** The adapter name of a stdio implementation, as the compliance matrix records it. */
+export const stdioAdapterName = (command: string): string => `stdio: ${command}`;
+
 export async function createStdioAdapter(options: StdioAdapterOptions): Promise<ConformanceAdapter> {
   const command = resolveProgram(options.command, process.env["PATH"] ?? "");
   const launch = (env: Record<string, string>): StdioConnection =>
@@ -26,7 +29,7 @@ export async function createStdioAdapter(options: StdioAdapterOptions): Promise<
   /** Starts in progress, by scenario cwd (see `start`). */
   const starting = new Map<string, Promise<AdapterInstance>>();
   return {
-    name: `stdio: ${options.command}`,
+    name: stdioAdapterName(options.command),
     capabilities,
     // A start takes a process start-up here, not a microtask as in-process, so a step may ask for the instance
     // while another step's start is still running; both get the one instance of their scenario.

@@ -41,7 +41,7 @@ export const METHODS: readonly Method[] = [
   "executorRequests", "bridgeProbe", "dispose",
 ];
 
-export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge"];
+export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "faults"];
 
 export interface ProtocolRequest { id: number; method: string; params?: Record<string, unknown> }
 

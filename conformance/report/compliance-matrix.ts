@@ -5,8 +5,10 @@ import { RULE_TAG } from "../catalog/feature-tags.js";
 import { PROFILES, type Profile, type RuleEntry } from "../catalog/spec-rules.js";
 import type { ScenarioResult, ScenarioStatus } from "./scenario-results.js";
 
-export type RuleVerdict = "passed" | "failed" | "skipped" | "not applicable" | "not run" | "no scenario";
-export const RULE_VERDICTS: readonly RuleVerdict[] = ["passed", "failed", "skipped", "not applicable", "not run", "no scenario"];
+export type RuleVerdict = "passed" | "failed" | "diverges" | "skipped" | "not applicable" | "not run" | "no scenario";
+export const RULE_VERDICTS: readonly RuleVerdict[] = [
+  "passed", "failed", "diverges", "skipped", "not applicable", "not run", "no scenario",
+];
 
 export type LevelName = "Documented" | "Documented + compatibility" | "Reference";
 export type LevelReached = LevelName | "none";
@@ -44,6 +46,8 @@ export interface MatrixRow {
   scenarios: ScenarioLink[];
   /** Scenarios of a more specific profile that also carry the rule's tag: shown, but not counted. */
   alsoExercisedBy: ScenarioLink[];
+  /** The implementer's explanation of a known divergence (`--divergences`); set when the verdict is `diverges`. */
+  divergence?: string;
 }
 
 export type VerdictCounts = Record<RuleVerdict, number> & { rules: number };
@@ -53,6 +57,12 @@ export interface RunInfo {
   generatedAt: string;
   /** The cucumber tag expression of the run (level plus --tags); empty for all scenarios. */
   tagExpression?: string;
+  /** Scenarios that failed at first and passed on a later attempt (`--retry`): passed, but only on retry. */
+  passedOnlyOnRetry?: number;
+  /** The implementation that ran: the adapter's `name`. */
+  adapterName?: string;
+  /** Set when `--tags` or `--paths` narrowed the run: a level is then not assessed. */
+  partial?: true;
 }
 
 export interface ComplianceMatrix {
@@ -83,9 +93,11 @@ export interface MatrixInput {
   scenarios: readonly ScenarioResult[];
   /** Scenarios of the kit's feature files that are absent from the stream (not loaded): reported as not run. */
   unloadedScenarios?: readonly ScenarioResult[];
+  /** Known divergences by rule id: a failed rule with a note becomes `diverges` (and still blocks its level). */
+  divergences?: Readonly<Record<string, string>>;
 }
 
-export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = [] }: MatrixInput): ComplianceMatrix {
+export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = [], divergences = {} }: MatrixInput): ComplianceMatrix {
   const byRule = new Map<string, ScenarioLink[]>();
   for (const scenario of [...scenarios, ...unloadedScenarios]) {
     const link = toLink(scenario);
@@ -99,7 +111,11 @@ export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = []
     const scenariosOfRule = links.filter((link) => link.profile === rule.profile || link.profile === undefined);
     const alsoExercisedBy = links.filter((link) => !scenariosOfRule.includes(link));
     const { chapter, section, id, profile, summary } = rule;
-    return { chapter, section, id, profile, summary, verdict: deriveVerdict(scenariosOfRule), scenarios: scenariosOfRule, alsoExercisedBy };
+    const verdict = deriveVerdict(scenariosOfRule);
+    const row: MatrixRow = { chapter, section, id, profile, summary, verdict, scenarios: scenariosOfRule, alsoExercisedBy };
+    const divergence = divergences[id];
+    if (verdict === "failed" && divergence !== undefined) Object.assign(row, { verdict: "diverges", divergence });
+    return row;
   });
   const counts = countVerdicts(rows);
   const { level, nextLevel } = deriveLevel(rows);

@@ -3,8 +3,9 @@
 import { PROFILES } from "../catalog/spec-rules.js";
 import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type RuleVerdict, type ScenarioLink } from "./compliance-matrix.js";
 import {
-  VERDICT_LABELS, VERDICT_MARKS, cucumberReportLink, isInCucumberReport, levelSentence, nextLevelSentence, scenarioLocation, scenarioStatusLabel,
+  VERDICT_LABELS, cucumberReportLink, headlineSentence, isInCucumberReport, levelSentence, nextLevelSentence, scenarioLocation, scenarioStatusLabel,
 } from "./report-text.js";
+import { BADGE_CSS, verdictBadge } from "./verdict-badge.js";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #1f2328; }
@@ -12,9 +13,9 @@ h1 { margin-bottom: .25rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid 
 table { border-collapse: collapse; width: 100%; } th, td { border: 1px solid #d0d7de; padding: .35rem .5rem; vertical-align: top; text-align: left; }
 th { background: #f6f8fa; } td.n { text-align: right; } code { background: #f6f8fa; padding: 0 .2rem; border-radius: 3px; }
 td.id { white-space: nowrap; font-weight: 600; } ul { margin: 0; padding-left: 1rem; } li.also { color: #57606a; }
-.v { white-space: nowrap; padding: .1rem .4rem; border-radius: 4px; }
-.v-passed { background: #dafbe1; } .v-failed { background: #ffebe9; } .v-skipped { background: #fff8c5; }
-.v-not-applicable, .v-not-run, .v-no-scenario { background: #eaeef2; }
+${BADGE_CSS}
+.divergence { margin: .25em 0 0; font-size: .85em; }
+@media (max-width: 640px) { table { display: block; overflow-x: auto; } }
 .level { font-size: 1.25rem; } nav a { margin-right: .75rem; } #filter label { margin-right: .75rem; }`;
 
 const SCRIPT = `
@@ -25,14 +26,17 @@ for (const box of document.querySelectorAll("#filter input")) {
 }`;
 
 export function renderHtml(matrix: ComplianceMatrix): string {
-  const next = nextLevelSentence(matrix);
+  const next = matrix.run?.partial ? undefined : nextLevelSentence(matrix);
+  const headline = matrix.run?.partial
+    ? `<strong>${escapeHtml(headlineSentence(matrix))}</strong> (narrowed by <code>--tags</code> or <code>--paths</code>: no level is assessed)`
+    : `Level reached: <strong>${escapeHtml(levelSentence(matrix))}</strong> (SPEC §0.4)`;
   const body = [
     "<h1>Compliance matrix</h1>",
-    `<p class="level">Level reached: <strong>${escapeHtml(levelSentence(matrix))}</strong> (SPEC §0.4)</p>`,
+    `<p class="level">${headline}</p>`,
     next ? `<p>${escapeHtml(next)}</p>` : "",
     `<p>${runLine(matrix)}</p>`,
     countsTable(matrix),
-    `<p id="filter">Show: ${RULE_VERDICTS.map((verdict) => `<label><input type="checkbox" value="${verdict}" checked> ${VERDICT_MARKS[verdict]} ${verdict}</label>`).join("")}</p>`,
+    `<p id="filter">Show: ${RULE_VERDICTS.map((verdict) => `<label><input type="checkbox" value="${verdict}" checked> ${verdictBadge(verdict)}</label>`).join("")}</p>`,
     `<nav>${matrix.chapters.map((chapter, index) => `<a href="#chapter-${index + 1}">${inlineMarkdown(chapter)}</a>`).join("")}</nav>`,
     ...matrix.chapters.map((chapter, index) => chapterTable(matrix, chapter, index)),
   ];
@@ -71,7 +75,8 @@ function ruleRow(row: MatrixRow): string {
     ...row.alsoExercisedBy.map((link) => `<li class="also">also ${scenarioItem(row.id, link)}${link.profile ? ` <code>@${link.profile}</code>` : ""}</li>`),
   ];
   return `<tr id="${row.id}" data-verdict="${row.verdict}"><td class="id">${id}</td><td>${row.profile}</td>`
-    + `<td>${inlineMarkdown(row.summary)}</td><td>${verdictBadge(row.verdict, VERDICT_LABELS[row.verdict])}</td>`
+    + `<td>${inlineMarkdown(row.summary)}</td><td>${verdictBadge(row.verdict, escapeHtml(VERDICT_LABELS[row.verdict]))}`
+    + `${row.divergence ? `<p class="divergence">${escapeHtml(row.divergence)}</p>` : ""}</td>`
     + `<td>${items.length ? `<ul>${items.join("")}</ul>` : "—"}</td></tr>`;
 }
 
@@ -79,9 +84,7 @@ function scenarioItem(ruleId: string, link: ScenarioLink): string {
   const name = !isInCucumberReport(link)
     ? escapeHtml(link.name)
     : `<a href="${escapeHtml(cucumberReportLink(ruleId, link.astNodeId))}">${escapeHtml(link.name)}</a>`;
-  const label = scenarioStatusLabel(link);
-  return `${VERDICT_MARKS[link.status]} ${name} <code>${escapeHtml(scenarioLocation(link))}</code>`
-    + (label === link.status ? "" : ` <span class="v v-${slug(link.status)}">${escapeHtml(label)}</span>`);
+  return `${verdictBadge(link.status, escapeHtml(scenarioStatusLabel(link)))} ${name} <code>${escapeHtml(scenarioLocation(link))}</code>`;
 }
 
 function countsTable(matrix: ComplianceMatrix): string {
@@ -96,18 +99,16 @@ function countsTable(matrix: ComplianceMatrix): string {
 
 function runLine(matrix: ComplianceMatrix): string {
   const parts = [];
+  if (matrix.run?.adapterName) parts.push(`Implementation <strong>${escapeHtml(matrix.run.adapterName)}</strong>`);
   if (matrix.run) parts.push(`Generated ${escapeHtml(matrix.run.generatedAt)}`);
-  if (matrix.run) parts.push(matrix.run.tagExpression ? `tag expression <code>${escapeHtml(matrix.run.tagExpression)}</code>` : "all scenarios selected");
+  if (matrix.run) parts.push(matrix.run.tagExpression
+    ? `tag expression <code>${escapeHtml(matrix.run.tagExpression)}</code>`
+    : matrix.run.partial ? "feature files narrowed by <code>--paths</code>" : "all scenarios selected");
+  if (matrix.run?.passedOnlyOnRetry) parts.push(`${matrix.run.passedOnlyOnRetry} scenarios passed only on retry`);
   parts.push(`from <code>messages.ndjson</code>`, `full report: <a href="cucumber.html">cucumber.html</a>`,
     `verdicts as described in <code>conformance/INTERPRETING.md</code>`);
   return `${parts.join(" · ")}.`;
 }
-
-function verdictBadge(verdict: RuleVerdict, label: string): string {
-  return `<span class="v v-${slug(verdict)}">${VERDICT_MARKS[verdict]} ${escapeHtml(label)}</span>`;
-}
-
-const slug = (text: string): string => text.replace(/ /g, "-");
 
 /** Code spans become `<code>`, `*text*` becomes `<em>`; everything else is escaped. */
 export function inlineMarkdown(text: string): string {

@@ -2,12 +2,16 @@
 import { PROFILES } from "../catalog/spec-rules.js";
 import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
 import {
-  VERDICT_LABELS, VERDICT_MARKS, cucumberReportLink, isInCucumberReport, levelSentence, nextLevelSentence, scenarioLocation, scenarioStatusLabel,
+  VERDICT_LABELS, VERDICT_MARKS, cucumberReportLink, headlineSentence, isInCucumberReport, levelSentence, nextLevelSentence, scenarioLocation,
+  scenarioStatusLabel,
 } from "./report-text.js";
 
 export function renderMarkdown(matrix: ComplianceMatrix): string {
-  const lines = ["# Compliance matrix", "", `**Level reached: ${levelSentence(matrix)}** (SPEC §0.4)`, ""];
-  const next = nextLevelSentence(matrix);
+  const headline = matrix.run?.partial
+    ? `**${headlineSentence(matrix)}** (narrowed by \`--tags\` or \`--paths\`: no level is assessed)`
+    : `**Level reached: ${levelSentence(matrix)}** (SPEC §0.4)`;
+  const lines = ["# Compliance matrix", "", headline, ""];
+  const next = matrix.run?.partial ? undefined : nextLevelSentence(matrix);
   if (next) lines.push(next, "");
   lines.push(runLine(matrix), "", ...countsTable(matrix), "");
   for (const chapter of matrix.chapters) {
@@ -26,7 +30,8 @@ export function ruleRow(row: MatrixRow): string {
     ...row.scenarios.map(scenarioEntry),
     ...row.alsoExercisedBy.map((link) => `also ${scenarioEntry(link)}${link.profile ? ` @${link.profile}` : ""}`),
   ];
-  const verdict = `${VERDICT_MARKS[row.verdict]} ${VERDICT_LABELS[row.verdict]}`;
+  const explained = row.divergence ? `: ${cell(row.divergence)}` : "";
+  const verdict = `${VERDICT_MARKS[row.verdict]} ${VERDICT_LABELS[row.verdict]}${explained}`;
   return `| ${id} | ${row.profile} | ${cell(row.summary)} | ${verdict} | ${scenarios.join("<br>") || "—"} |`;
 }
 
@@ -38,8 +43,12 @@ function scenarioEntry(link: ScenarioLink): string {
 
 function runLine(matrix: ComplianceMatrix): string {
   const parts = [];
+  if (matrix.run?.adapterName) parts.push(`Implementation **${cell(matrix.run.adapterName)}**`);
   if (matrix.run) parts.push(`Generated ${matrix.run.generatedAt}`);
-  if (matrix.run) parts.push(matrix.run.tagExpression ? `tag expression \`${matrix.run.tagExpression}\`` : "all scenarios selected");
+  if (matrix.run) parts.push(matrix.run.tagExpression
+    ? `tag expression \`${matrix.run.tagExpression}\``
+    : matrix.run.partial ? "feature files narrowed by `--paths`" : "all scenarios selected");
+  if (matrix.run?.passedOnlyOnRetry) parts.push(`${matrix.run.passedOnlyOnRetry} scenarios passed only on retry`);
   parts.push("from `messages.ndjson`", "verdicts as described in `conformance/INTERPRETING.md`");
   return `${parts.join(" · ")}.`;
 }

@@ -6,6 +6,7 @@ import type { ScenarioStatus } from "./scenario-results.js";
 export const VERDICT_MARKS: Record<RuleVerdict, string> = {
   passed: "✅",
   failed: "❌",
+  diverges: "⚠️",
   skipped: "⏭️",
   "not applicable": "➖",
   "not run": "⏸️",
@@ -16,6 +17,7 @@ export const VERDICT_MARKS: Record<RuleVerdict, string> = {
 export const VERDICT_LABELS: Record<RuleVerdict, string> = {
   passed: "passed",
   failed: "failed",
+  diverges: "diverges (explained)",
   skipped: "skipped",
   "not applicable": "not applicable (capability missing)",
   "not run": "not run (not selected)",
@@ -54,6 +56,17 @@ export function levelSentence(matrix: Pick<ComplianceMatrix, "level" | "notAppli
   const { level, notApplicableInLevel: count } = matrix;
   if (level === "none" || count === 0) return level;
   return `${level} (${count} ${count === 1 ? "rule" : "rules"} not applicable: capability missing)`;
+}
+
+/** Rules the run selected: at least one of their deciding scenarios ran. */
+export function selectedRuleCount(matrix: Pick<ComplianceMatrix, "rows">): number {
+  return matrix.rows.filter((row) => row.verdict !== "not run" && row.verdict !== "no scenario").length;
+}
+
+/** The headline: "Level reached: Reference", or for a run narrowed by --tags/--paths "Partial run: 12 of 300 rules selected". */
+export function headlineSentence(matrix: Pick<ComplianceMatrix, "run" | "rows" | "level" | "notApplicableInLevel">): string {
+  if (matrix.run?.partial) return `Partial run: ${selectedRuleCount(matrix)} of ${matrix.rows.length} rules selected`;
+  return `Level reached: ${levelSentence(matrix)}`;
 }
 
 /** "Documented + compatibility is not reached; rules blocking it: 2 failed, 1 not run." */

@@ -17,6 +17,8 @@ export interface ScenarioResult {
   status: ScenarioStatus;
   /** The cucumber status of the last attempt (`PASSED`, `UNDEFINED`, …) when the scenario ran. */
   cucumberStatus?: TestStepResultStatus;
+  /** Set when the scenario passed on an attempt after the first (`--retry`). */
+  passedOnRetry?: true;
   /** For `not applicable`: the capability tags of the scenario, one of which the adapter lacks. */
   capabilities?: string[];
 }
@@ -25,7 +27,7 @@ export interface ScenarioResult {
  * Tags whose capability the Before hook checks (step-definitions/support/hooks.ts): when the adapter lacks one,
  * the hook returns "skipped" before any step runs.
  */
-export const CAPABILITY_TAGS: readonly string[] = ["@pty", "@executor", "@bridge"];
+export const CAPABILITY_TAGS: readonly string[] = ["@pty", "@executor", "@bridge", "@faults"];
 
 /** Cucumber's order of severity; a scenario's status is its most severe step result. */
 const SEVERITY: readonly TestStepResultStatus[] = [
@@ -78,7 +80,8 @@ export function collectScenarioResults(envelopes: Iterable<Envelope>): ScenarioR
     const steps = (finishedSteps.get(started.id) ?? []).map(({ testStepId, status }) => ({ status, isHook: hookSteps.has(testStepId) }));
     // A test case that started but never finished (a crashed worker) did not pass: it counts as UNKNOWN → failed.
     const cucumberStatus = finished.has(started.id) ? mostSevere(steps) : ("UNKNOWN" as TestStepResultStatus);
-    return { ...base, cucumberStatus, ...classify(cucumberStatus, steps, base.tags) };
+    const verdict = classify(cucumberStatus, steps, base.tags);
+    return { ...base, cucumberStatus, ...verdict, ...(verdict.status === "passed" && started.attempt > 0 ? { passedOnRetry: true as const } : {}) };
   });
 }
 

@@ -17,7 +17,13 @@ export interface ComplianceReportOptions {
   /** The kit's features directory; its scenarios missing from the stream are reported as not run. */
   featuresDir?: string;
   tagExpression?: string;
+  /** Recorded in the matrix, so that `compare` can name the run's column. */
+  adapterName?: string;
+  /** The run was narrowed by --tags or --paths (see RunInfo.partial). */
+  partial?: boolean;
   now?: Date;
+  /** Known divergences by rule id (`--divergences`). */
+  divergences?: Readonly<Record<string, string>>;
 }
 
 export interface ComplianceReportFiles {
@@ -32,9 +38,12 @@ export function writeComplianceReport(reportDir: string, options: ComplianceRepo
   const scenarios = collectScenarioResults(envelopes);
   const rules = options.rules ?? (catalog as RuleEntry[]);
   const unloadedScenarios = options.featuresDir ? readUnloadedScenarios(options.featuresDir, options.cwd, scenarios) : [];
-  const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios });
+  const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios, divergences: options.divergences ?? {} });
   const run: RunInfo = { generatedAt: (options.now ?? new Date()).toISOString() };
   if (options.tagExpression) run.tagExpression = options.tagExpression;
+  run.passedOnlyOnRetry = scenarios.filter((scenario) => scenario.passedOnRetry).length;
+  if (options.adapterName) run.adapterName = options.adapterName;
+  if (options.partial) run.partial = true;
   matrix.run = run;
   const files = {
     markdownPath: join(reportDir, "compliance.md"),

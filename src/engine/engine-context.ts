@@ -3,6 +3,7 @@ import type { ExitNotifier } from "./exit-notifier.js";
 import type { Session } from "./session.js";
 import type { SessionRegistry } from "./session-registry.js";
 import type { Settings } from "./settings.js";
+import type { LocalBackends } from "./spawn/faults.js";
 import type { HostExecutor } from "./types.js";
 
 export interface EngineContext {
@@ -10,6 +11,8 @@ export interface EngineContext {
   readonly cwd: string;
   readonly env: Record<string, string | undefined>;
   readonly executors: { sandbox?: HostExecutor; node?: HostExecutor };
+  /** How commands run on the local machine: pipes or a terminal. */
+  readonly backends: LocalBackends;
   readonly registry: SessionRegistry;
   readonly notifier: ExitNotifier;
   /** Throws the KILL-15 error after dispose(). */

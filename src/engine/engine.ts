@@ -1,13 +1,18 @@
 // createSessionEngine: wires settings, registry, notifier and the two actions; owns disposal (KILL-14 … KILL-16).
 import { ExitNotifier } from "./exit-notifier.js";
+import { cleanupOnHostExit } from "./host-exit-cleanup.js";
 import type { EngineContext } from "./engine-context.js";
 import { runExec } from "./exec/run-exec.js";
 import * as messages from "./messages.js";
 import { runProcess } from "./process/run-process.js";
 import { Session } from "./session.js";
 import { createSessionId } from "./session-id.js";
+import { createEngineToken } from "./spawn/session-marker.js";
 import { SessionRegistry } from "./session-registry.js";
 import { resolveSettings } from "./settings.js";
+import { withFaults } from "./spawn/faults.js";
+import { spawnWithPipes } from "./spawn/pipe-backend.js";
+import { spawnWithPty } from "./spawn/pty-backend.js";
 import type { SessionEngine, SessionEngineOptions } from "./types.js";
 
 /** Creates an engine with its own settings and registry; nothing is shared between engines (REG-01, SET-03). */
@@ -16,27 +21,40 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
   const settings = resolveSettings({
     config: options.config, env, ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
   });
-  const registry = new SessionRegistry();
   const notifier = new ExitNotifier({
     notifyOnExit: settings.notifyOnExit, notifyOnExitEmptySuccess: settings.notifyOnExitEmptySuccess,
     onSystemEvent: options.onSystemEvent, onWake: options.onWake,
   });
+  // A queued event whose record is gone names an id no action can resolve: it goes with the record (REG-10).
+  const registry = new SessionRegistry({ onRecordDeleted: (session) => notifier.dropEventOf(session) });
   let disposing: Promise<void> | undefined;
+  const markerToken = createEngineToken();
+  const stopHostExitCleanup = options.cleanup === false ? undefined : cleanupOnHostExit({
+    killNow: () => {
+      for (const session of registry.activeSessions()) session.killNow();
+    },
+    terminateAll: () => {
+      for (const session of registry.activeSessions()) session.terminate("manual-cancel");
+    },
+  });
 
   const context: EngineContext = {
     settings,
     cwd: options.cwd ?? process.cwd(),
     env,
     executors: { ...options.executors },
+    backends: withFaults({ pipes: spawnWithPipes, pty: spawnWithPty }, options.faults),
     registry,
     notifier,
     assertNotDisposed() {
       if (disposing) throw new Error(messages.ENGINE_DISPOSED);
     },
     createSession(command, scopeKey, cwd) {
+      const seq = registry.nextSeq();
       const session = new Session({
-        id: createSessionId((id) => registry.isTaken(id)), seq: registry.nextSeq(), command, scopeKey, cwd,
+        id: createSessionId((id) => registry.isTaken(id)), seq, command, scopeKey, cwd,
         aggregateCap: settings.maxOutputChars, pendingCap: settings.pendingMaxOutputChars, ttlMs: settings.jobTtlMs,
+        marker: `${markerToken}-${seq}`,
       });
       registry.add(session);
       session.onComplete((done) => {
@@ -53,11 +71,18 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
     peekSystemEvents: (scopeKey) => notifier.peek(scopeKey),
     clearFinishedSessions: (scopeKey) => registry.clearFinished(scopeKey),
     liveSessionIds: () => registry.liveIds(),
+    addWakeListener: (listener) => {
+      if (disposing) {
+        listener.onDispose?.();
+        return () => undefined;
+      }
+      return notifier.addWakeListener(listener);
+    },
     get disposed() {
       return disposing !== undefined;
     },
     dispose() {
-      disposing ??= disposeAll(registry, notifier);
+      disposing ??= disposeAll(registry, notifier).finally(() => stopHostExitCleanup?.());
       return disposing;
     },
   };

@@ -2,7 +2,7 @@
 import { exitEvent, exitLabel } from "./messages.js";
 import type { Session } from "./session.js";
 import { ID8_CHARS, SNIPPET_MAX_CHARS, SNIPPET_SOURCE_CHARS } from "./settings.js";
-import type { SystemEvent, WakeRequest } from "./types.js";
+import type { SystemEvent, WakeListener, WakeRequest } from "./types.js";
 
 export interface ExitNotifierOptions {
   notifyOnExit: boolean;
@@ -21,6 +21,7 @@ export function exitSnippet(session: Session): string {
 export class ExitNotifier {
   readonly #queues = new Map<string, SystemEvent[]>();
   readonly #options: ExitNotifierOptions;
+  readonly #wakeListeners = new Set<WakeListener>();
 
   constructor(options: ExitNotifierOptions) {
     this.#options = options;
@@ -39,9 +40,15 @@ export class ExitNotifier {
     queue.push(event);
     this.#queues.set(session.scopeKey, queue);
     ignoreErrors(() => this.#options.onSystemEvent?.(event)); // NOTIFY-11
-    ignoreErrors(() => this.#options.onWake?.({
-      scopeKey: session.scopeKey, sessionId: session.id, source: "exec-event", reason: "exec-event",
-    }));
+    const wake: WakeRequest = { scopeKey: session.scopeKey, sessionId: session.id, source: "exec-event", reason: "exec-event" };
+    ignoreErrors(() => this.#options.onWake?.(wake));
+    for (const listener of [...this.#wakeListeners]) ignoreErrors(() => listener.onWake({ ...wake }));
+  }
+
+  /** Subscribes to wake requests until the returned function is called or the notifier is disposed. */
+  addWakeListener(listener: WakeListener): () => void {
+    this.#wakeListeners.add(listener);
+    return () => void this.#wakeListeners.delete(listener);
   }
 
   #shouldNotify(session: Session): boolean {
@@ -64,6 +71,11 @@ export class ExitNotifier {
 
   /** NOTIFY-13: a terminal poll removes the session's still-queued event. */
   acknowledge(session: Session): void {
+    this.dropEventOf(session);
+  }
+
+  /** Removes the session's still-queued event, if any. */
+  dropEventOf(session: Session): void {
     const queue = this.#queues.get(session.scopeKey);
     if (!queue) return;
     const kept = queue.filter((event) => event.sessionId !== session.id);
@@ -73,6 +85,9 @@ export class ExitNotifier {
 
   dispose(): void {
     this.#queues.clear();
+    const listeners = [...this.#wakeListeners];
+    this.#wakeListeners.clear();
+    for (const listener of listeners) ignoreErrors(() => listener.onDispose?.());
   }
 }
 

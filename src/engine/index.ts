@@ -6,5 +6,6 @@ export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "
 export type { Settings, ExecConfig } from "./settings.js";
 export type {
   CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ProcessParams, ResultStatus,
-  SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeRequest,
+  SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
 } from "./types.js";
+export type { SpawnFaults } from "./spawn/faults.js";

@@ -62,6 +62,8 @@ export const noActiveSession = (id: string): string => `No active session found 
 export const noFinishedSession = (id: string): string => `No finished session found for ${id}`;
 export const finalizing = (id: string): string => `Session ${id} is finalizing.`;
 export const stdinNotWritable = (id: string): string => `Session ${id} stdin is not writable.`;
+export const ptyInputQueueFull = (pendingBytes: number): string =>
+  `Input not sent: the terminal still holds ${pendingBytes} bytes of earlier input that the program has not read. Wait until it reads its input (poll shows its progress), or kill the session.`;
 export const NO_SESSIONS = "No running or recent sessions.";
 export const NO_NEW_OUTPUT = "(no new output)";
 export const PROCESS_STILL_RUNNING = "Process still running.";
@@ -101,3 +103,15 @@ export const exitEvent = (status: string, id8: string, label: string, snippet: s
 // ---- exit labels (RES-25) ----
 export const exitLabel = (code: number | null, signal: string | null): string =>
   signal ? `signal ${signal}` : code !== null ? `code ${code}` : "unknown exit code";
+
+// ---- strings no process can be started with (ours; SPEC pins none: EXEC-03, EXEC-28) ----
+export const nulByteIn = (parameter: string, index: number): string =>
+  `${parameter} contains a NUL byte (\\0) at character ${index}: command was not executed. ` +
+  "The operating system cannot pass NUL bytes in commands, paths or environment variables, and the command is never cut short. " +
+  "Remove the NUL byte; to produce one, let the command print it (for example printf '\\0').";
+export const argumentTooLarge = (what: string, bytes: number, limit: number): string =>
+  `${what} is ${bytes} bytes, over the operating system's limit of ${limit} bytes for a single argument or ` +
+  "environment entry (MAX_ARG_STRLEN, E2BIG): command was not executed. Write long content to a file and pass its path instead.";
+export const argumentsTooLarge = (bytes: number, limit: number): string =>
+  `command and environment together are ${bytes} bytes, over the operating system's limit of ${limit} bytes for a new ` +
+  "process (ARG_MAX, E2BIG): command was not executed. Shorten the command or the env values, or write long content to a file and pass its path instead.";

@@ -235,3 +235,9 @@ export function createOutputSanitizer(): OutputSanitizer {
     },
   };
 }
+
+/** Sanitizes one complete text, such as a label built from the command, exactly as output is (OUT-04 … OUT-06). */
+export function sanitizeText(text: string): string {
+  const sanitizer = createOutputSanitizer();
+  return sanitizer.write(text) + sanitizer.end();
+}

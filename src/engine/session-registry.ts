@@ -2,6 +2,11 @@
 import type { Session } from "./session.js";
 import { MAX_FINISHED_CHARS, MAX_FINISHED_RECORDS } from "./settings.js";
 
+export interface SessionRegistryOptions {
+  /** Called after a finished record was deleted: cleared, removed, expired or evicted (REG-10). */
+  onRecordDeleted?: (session: Session) => void;
+}
+
 export class SessionRegistry {
   /** Sessions whose process has not completed: foreground, backgrounded, hidden and discarded. */
   readonly #active = new Map<string, Session>();
@@ -10,6 +15,11 @@ export class SessionRegistry {
   #finishedChars = 0;
   #expiryTimer: NodeJS.Timeout | undefined;
   #nextSeq = 0;
+  readonly #onRecordDeleted: ((session: Session) => void) | undefined;
+
+  constructor(options: SessionRegistryOptions = {}) {
+    this.#onRecordDeleted = options.onRecordDeleted;
+  }
 
   nextSeq(): number {
     return this.#nextSeq++;
@@ -63,6 +73,7 @@ export class SessionRegistry {
     this.#finished.delete(id);
     this.#finishedChars -= session.output.length;
     this.#armExpiry();
+    this.#onRecordDeleted?.(session);
     return true;
   }
 

@@ -9,6 +9,7 @@ import {
 } from "./key-encoder.js";
 import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND, KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
 import { deriveSessionName } from "./session-name.js";
+import { signalMarkedProcesses } from "./spawn/session-marker.js";
 
 export type SessionState = "running" | "finalizing" | "finished";
 export type TerminationReason = "overall-timeout" | "manual-cancel";
@@ -24,6 +25,8 @@ export interface SessionInit {
   aggregateCap: number;
   pendingCap: number;
   ttlMs: number;
+  /** Value of the marker variable its local processes inherit (see spawn/session-marker.ts). */
+  marker: string;
 }
 
 export class Session {
@@ -35,6 +38,11 @@ export class Session {
   readonly scopeKey: string;
   readonly cwd: string;
   readonly ttlMs: number;
+  readonly marker: string;
+  /** The processes carry the marker: termination also signals the ones that left the group. */
+  markerSignals = false;
+  /** Processes outside the group that still held the output when the session was settled without end-of-file. */
+  outputHolders: number[] = [];
   readonly startedAt = Date.now();
   readonly output: OutputBuffer;
   pid: number | undefined;
@@ -72,6 +80,8 @@ export class Session {
   #terminating = false;
   #terminateOnAttach = false;
   #processExited = false;
+  /** The exit status of the process when it was observed before completion (the output may still be open). */
+  #exitStatus: { code: number | null; signal: string | null } | undefined;
   readonly completed: Promise<void>;
   #resolveCompleted!: () => void;
 
@@ -83,6 +93,7 @@ export class Session {
     this.scopeKey = init.scopeKey;
     this.cwd = init.cwd;
     this.ttlMs = init.ttlMs;
+    this.marker = init.marker;
     this.lastOutputAt = this.startedAt;
     this.output = new OutputBuffer({ aggregateCap: init.aggregateCap, pendingCap: init.pendingCap });
     this.completed = new Promise((resolve) => (this.#resolveCompleted = resolve));
@@ -122,8 +133,9 @@ export class Session {
     this.#wake();
   }
 
-  processExited(): void {
+  processExited(code?: number | null, signal?: string | null): void {
     this.#processExited = true;
+    if (code !== undefined || signal !== undefined) this.#exitStatus = { code: code ?? null, signal: signal ?? null };
   }
 
   get stdinWritable(): boolean {
@@ -159,24 +171,42 @@ export class Session {
   }
 
   #startTermination(): void {
-    const signal = this.child?.signal;
-    if (!signal || this.#terminating || this.state !== "running") return; // KILL-04: the grace period is not restarted
+    if (!this.child?.signal || this.#terminating || this.state !== "running") return; // KILL-04: no restart of the grace
     this.#terminating = true;
     if (this.#processExited) {
-      this.#forceKill(signal); // KILL-12
+      this.#forceKill(); // KILL-12
     } else {
-      signal("SIGTERM");
-      this.#schedule(KILL_GRACE_MS, () => this.#forceKill(signal), true);
+      this.#signalTree("SIGTERM");
+      this.#schedule(KILL_GRACE_MS, () => this.#forceKill(), true);
     }
+  }
+
+  /** The group (KILL-08), and the processes that left it but carry the session's marker. */
+  #signalTree(signal: "SIGTERM" | "SIGKILL"): void {
+    this.child?.signal?.(signal);
+    if (this.markerSignals) signalMarkedProcesses(this.marker, signal, this.pid);
   }
 
   get terminationPending(): boolean {
     return this.#terminating && this.state === "running";
   }
 
-  #forceKill(signal: (s: "SIGKILL") => void): void {
-    signal("SIGKILL");
-    this.#schedule(KILL_SETTLE_MS, () => this.complete(null, "SIGKILL"), true);
+  #forceKill(): void {
+    this.#signalTree("SIGKILL");
+    this.#schedule(KILL_SETTLE_MS, () => this.#settleWithoutEndOfFile(), true);
+  }
+
+  /**
+   * KILL-11: completion was not observed. When the exit was, it is reported as it happened (not as a SIGKILL that
+   * never reached the shell), with the processes that still hold the output.
+   */
+  #settleWithoutEndOfFile(): void {
+    if (!this.#exitStatus) {
+      this.complete(null, "SIGKILL");
+      return;
+    }
+    this.outputHolders = this.child?.outputHolders?.() ?? [];
+    this.complete(this.#exitStatus.code, this.#exitStatus.signal);
   }
 
   #schedule(ms: number, action: () => void, keepAlive: boolean): void {
@@ -205,6 +235,17 @@ export class Session {
     for (const handler of this.#completionHandlers) handler(this);
     this.#resolveCompleted();
     this.#wake();
+  }
+
+  /** Backgrounds the session (EXEC-35): from now on its process does not keep the host alive. */
+  markBackgrounded(): void {
+    this.backgrounded = true;
+    this.child?.unref?.();
+  }
+
+  /** The host is ending: SIGKILL to the whole tree at once, synchronously; completion no longer matters. */
+  killNow(): void {
+    if (this.state !== "finished") this.#signalTree("SIGKILL");
   }
 
   /** A kill or remove request confirmed by the exit (KILL-06). */

@@ -1,4 +1,5 @@
 // Public data types of the session engine (SPEC §0.7).
+import type { SpawnFaults } from "./spawn/faults.js";
 import type { ExecConfig } from "./settings.js";
 
 export type { ExecConfig };
@@ -59,6 +60,14 @@ export interface CallContext {
 export interface SystemEvent { scopeKey: string; sessionId: string; text: string; contextKey: string; createdAt: number }
 export interface WakeRequest { scopeKey: string; sessionId: string; source: "exec-event"; reason: "exec-event" }
 
+/** A subscriber to wake requests, added after the engine was created (`engine.addWakeListener`). */
+export interface WakeListener {
+  /** Called like `onWake`: once per queued exit event, after it is queued (NOTIFY-12). */
+  onWake(request: WakeRequest): void;
+  /** Called once when the engine is disposed; no wake follows it. */
+  onDispose?(): void;
+}
+
 /** Extension point for `host: "sandbox"` / `host: "node"` (EXEC-08, EXEC-09). */
 export interface HostExecutor {
   spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess>;
@@ -92,10 +101,22 @@ export interface SessionEngineOptions {
   /** Overrides OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS (SET-15). */
   inputWaitIdleMs?: number;
   executors?: { sandbox?: HostExecutor; node?: HostExecutor };
+  /**
+   * Makes local spawn backends fail on purpose, for conformance and fault-injection tests only (PTY-05, PTY-06,
+   * INPUT-07). Never set it in production.
+   */
+  faults?: SpawnFaults;
   /** Called synchronously for every queued exit event (NOTIFY-02). */
   onSystemEvent?: (event: SystemEvent) => void;
   /** Called once per queued exit event, after it is queued (NOTIFY-12). */
   onWake?: (request: WakeRequest) => void;
+  /**
+   * End every live session when the host process ends, like execa's `cleanup`: SIGKILL to every process group on
+   * `process.exit()`, an uncaught exception or the end of the event loop; termination on SIGTERM, SIGINT and SIGHUP
+   * (the host then exits as it would have, unless it handles the signal itself). `false` leaves them running.
+   * @default true
+   */
+  cleanup?: boolean;
 }
 
 export interface SessionEngine {
@@ -105,6 +126,8 @@ export interface SessionEngine {
   peekSystemEvents(scopeKey: string): SystemEvent[];
   clearFinishedSessions(scopeKey: string): number;
   liveSessionIds(): string[];
+  /** Adds a wake subscriber (errors it throws are ignored, NOTIFY-11); returns the function that removes it. */
+  addWakeListener(listener: WakeListener): () => void;
   dispose(): Promise<void>;
   /** True once dispose() was called. */
   readonly disposed: boolean;

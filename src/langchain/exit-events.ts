@@ -3,11 +3,22 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { createMiddleware } from "./agent-middleware.js";
+import type { ThreadRuns } from "./thread-runs.js";
 
 /** What the delivery helpers need from a toolkit. */
 export interface ExitEventSource {
   drainEventMessages(options?: { threadId?: string }): BaseMessage[];
   readonly scopeFromThread: boolean;
+  /** Where the middleware reports the runs it sees, so wakeOnExit never overlaps them. */
+  readonly threadRuns?: ThreadRuns;
+}
+
+/** What the agent hooks read from their runtime argument. */
+interface RunInfo { configurable?: { thread_id?: unknown }; signal?: AbortSignal }
+
+function threadOfRun(runtime: RunInfo): string | undefined {
+  const threadId = runtime.configurable?.thread_id;
+  return typeof threadId === "string" || typeof threadId === "number" ? String(threadId) : undefined;
 }
 
 /** The thread id of the run in progress, when the toolkit scopes by thread (LC-04). */
@@ -23,13 +34,38 @@ function drainForCurrentRun(source: ExitEventSource): BaseMessage[] {
   return source.drainEventMessages(threadId !== undefined ? { threadId } : {});
 }
 
-/** LC-19: a createAgent middleware whose before-model hook appends the drained events, or changes nothing. */
+/**
+ * LC-19: a createAgent middleware whose before-model hook appends the drained events, or changes nothing.
+ * Its agent hooks mark the run's thread busy from start to end (or abort, or a failed model call), for wakeOnExit.
+ */
 export function createExitEventMiddleware(source: ExitEventSource) {
+  const runs = source.threadRuns;
+  const endRun = (runtime: RunInfo): void => {
+    const threadId = threadOfRun(runtime);
+    if (threadId !== undefined) runs?.end(threadId);
+  };
   return createMiddleware({
     name: "ExecExitEvents",
+    beforeAgent: (_state, runtime) => {
+      const threadId = threadOfRun(runtime);
+      if (threadId !== undefined) runs?.begin(threadId, runtime.signal);
+      return undefined;
+    },
     beforeModel: () => {
       const messages = drainForCurrentRun(source);
       return messages.length > 0 ? { messages } : undefined;
+    },
+    wrapModelCall: async (request, handler) => {
+      try {
+        return await handler(request);
+      } catch (error) {
+        endRun(request.runtime); // the run fails with its model call
+        throw error;
+      }
+    },
+    afterAgent: (_state, runtime) => {
+      endRun(runtime);
+      return undefined;
     },
   });
 }

@@ -3,8 +3,10 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseToolkit, type StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { SessionEngine } from "../engine/index.js";
 import { createExitEventMiddleware, createExitEventNode } from "./exit-events.js";
+import { ThreadRuns } from "./thread-runs.js";
 import { threadIdOf } from "./tool-output.js";
 import { ExecTool, ProcessTool, type ToolBinding } from "./tools.js";
+import { startWakeOnExit, type WakeableRunnable, type WakeOnExitOptions, type WakeRunConfig } from "./wake-on-exit.js";
 
 export interface ExecToolkitOptions {
   engine: SessionEngine;
@@ -32,6 +34,8 @@ export class ExecToolkit extends BaseToolkit {
   readonly #derivedScope: boolean;
   /** Calls with `configurable.thread_id` use scope `thread:<id>` (LC-04). */
   readonly scopeFromThread: boolean;
+  /** Runs in flight per thread, reported by the middleware and by wakeOnExit. */
+  readonly threadRuns = new ThreadRuns();
 
   constructor(options: ExecToolkitOptions) {
     super();
@@ -59,6 +63,11 @@ export class ExecToolkit extends BaseToolkit {
     return this.scopeFromThread && threadId !== undefined ? `thread:${threadId}` : this.scopeKey;
   }
 
+  /** The scope a call on this thread uses (LC-04). */
+  scopeForThread(threadId: string): string {
+    return this.#scopeFor(threadId);
+  }
+
   /** LC-18: the scope's queued exit events as one HumanMessage, or none. */
   drainEventMessages(options: { threadId?: string } = {}): BaseMessage[] {
     const scope = options.threadId !== undefined ? `thread:${options.threadId}` : this.scopeKey;
@@ -75,6 +84,16 @@ export class ExecToolkit extends BaseToolkit {
   /** The same for a hand-built LangGraph graph: a node to run before the model node. */
   createExitEventNode() {
     return createExitEventNode(this);
+  }
+
+  /**
+   * Runs `runnable` (an agent with this toolkit's middleware, or a graph with its exit-event node, and a
+   * checkpointer) on `config.configurable.thread_id` with no new message whenever exit events are queued for the
+   * thread's scope, one run per burst and never while another run of the thread is in flight. Returns `stop()`;
+   * nothing starts after it or after `engine.dispose()`.
+   */
+  wakeOnExit(runnable: WakeableRunnable, config: WakeRunConfig, options: WakeOnExitOptions = {}): () => void {
+    return startWakeOnExit(this, runnable, config, options);
   }
 
   /** REG-13: clears finished records of a derived scope; shared scopes are left alone (returns 0). */

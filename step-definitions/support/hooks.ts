@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Capability, ConformanceAdapter } from "../../conformance/adapter.js";
 import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
 import { findSurvivors, killSurvivors } from "./survivors.js";
-import type { ConformanceWorld } from "./world.js";
+import { assertSameEvents, type ConformanceWorld } from "./world.js";
 
 setDefaultTimeout(90_000);
 
@@ -18,7 +18,9 @@ BeforeAll(async function () {
   adapter = await loadAdapterFromEnvironment();
 });
 
-const CAPABILITY_TAGS: Record<string, Capability> = { "@pty": "pty", "@executor": "executor", "@bridge": "bridge" };
+const CAPABILITY_TAGS: Record<string, Capability> = {
+  "@pty": "pty", "@executor": "executor", "@bridge": "bridge", "@faults": "faults",
+};
 
 Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
   if (!adapter) throw new Error("No adapter was loaded.");
@@ -48,6 +50,7 @@ Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
 
 After(async function (this: ConformanceWorld) {
   await Promise.allSettled([...this.started.values()]);
+  const disagreement = this.instance ? await eventQueuesDisagree(this) : undefined;
   if (this.instance) {
     await this.instance.dispose();
     await this.instance.close?.();
@@ -58,7 +61,23 @@ After(async function (this: ConformanceWorld) {
   if (survivors.length > 0) {
     throw new Error(`Processes started by this scenario survived disposal: ${survivors.map((s) => `${s.pid} ${s.command}`).join("; ")}`);
   }
-  if (!this.errorChecked && this.last?.outcome.kind === "error") {
-    throw new Error(`A call was rejected and no step checked it: ${this.last.outcome.message}`);
-  }
+  if (disagreement) throw new Error(disagreement);
+  const unchecked = [...this.uncheckedRejections];
+  if (!this.errorChecked && this.last?.outcome.kind === "error") unchecked.push(this.last.outcome.message);
+  if (unchecked.length > 0) throw new Error(`A call was rejected and no step checked it: ${unchecked.join(" | ")}`);
 });
+
+/** What is still queued at the end, peeked then drained in every scope the scenario used: the two must agree. */
+async function eventQueuesDisagree(world: ConformanceWorld): Promise<string | undefined> {
+  const instance = world.instance;
+  if (!instance || world.disposedInScenario) return undefined;
+  for (const scope of world.scopesUsed) {
+    const peeked = await instance.peekEvents(scope);
+    try {
+      assertSameEvents(scope, peeked, await instance.drainEvents(scope));
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+  return undefined;
+}

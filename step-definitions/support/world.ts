@@ -1,7 +1,8 @@
 // The typed World of the conformance suite: one per scenario, holding the adapter instance and what the steps saw.
 import { World, setWorldConstructor, type IWorldOptions } from "@cucumber/cucumber";
 import type {
-  AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, StartOptions, SystemEvent,
+  AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
+  SystemEvent,
 } from "../../conformance/adapter.js";
 
 export interface SuiteParameters {
@@ -22,6 +23,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   config: { tools: { exec: Record<string, unknown> } } = { tools: { exec: {} } };
   inputWaitIdleMs: number | undefined;
   executors: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec } = {};
+  faults: FaultSpec = {};
   scope = "main";
   processTool = true;
   allowElevated = false;
@@ -30,8 +32,14 @@ export class ConformanceWorld extends World<SuiteParameters> {
   /** Placeholder values: `<id>`, and names given by "the session id is remembered as". */
   readonly vars = new Map<string, string>();
   last: TimedOutcome | undefined;
-  /** Set when a step has looked at a rejected call; After fails the scenario otherwise. */
+  /** Set when a step has looked at the last rejected call; After fails the scenario otherwise. */
   errorChecked = true;
+  /** Rejections that no step checked before a later call replaced them; After fails the scenario on any. */
+  readonly uncheckedRejections: string[] = [];
+  /** Scopes that calls and event reads of this scenario used: After checks that peek and drain agree in each. */
+  readonly scopesUsed = new Set<string>(["main"]);
+  /** A step disposed the instance: its queues are no longer compared at the end. */
+  disposedInScenario = false;
   readonly started = new Map<string, Promise<TimedOutcome>>();
   events: SystemEvent[] = [];
 
@@ -54,6 +62,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
     const options: StartOptions = { env: { ...this.env }, config: this.config, cwd: this.cwd };
     if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
     if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
+    if (Object.keys(this.faults).length > 0) options.faults = this.faults;
     this.instance = await this.adapter.start(options);
     return this.instance;
   }
@@ -63,6 +72,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   }
 
   callOptions(scope = this.scope): CallOptions {
+    this.scopesUsed.add(scope);
     const options: CallOptions = { scope, processTool: this.processTool, allowElevated: this.allowElevated };
     if (this.nextAbortAfterMs !== undefined) {
       options.abortAfterMs = this.nextAbortAfterMs;
@@ -81,6 +91,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   }
 
   record(timed: TimedOutcome): void {
+    if (!this.errorChecked && this.last?.outcome.kind === "error") this.uncheckedRejections.push(this.last.outcome.message);
     this.last = timed;
     this.errorChecked = timed.outcome.kind !== "error";
     const { outcome } = timed;
@@ -110,6 +121,19 @@ export class ConformanceWorld extends World<SuiteParameters> {
     return outcome;
   }
 
+  /**
+   * Reads a scope's queued events the way an agent does, with `drainEvents`, after a `peekEvents` of the same
+   * queue: the two must agree, or an implementation could show a checker one queue and the agent another.
+   */
+  async drainEventsAsAgent(scope: string): Promise<SystemEvent[]> {
+    this.scopesUsed.add(scope);
+    const instance = await this.ensureStarted();
+    const peeked = await instance.peekEvents(scope);
+    const drained = await instance.drainEvents(scope);
+    assertSameEvents(scope, peeked, drained);
+    return drained;
+  }
+
   /** Ids of the sessions `process list` shows in a scope, read without recording a call. */
   async listedSessionIds(scope: string): Promise<string[]> {
     const instance = await this.ensureStarted();
@@ -124,6 +148,12 @@ export class ConformanceWorld extends World<SuiteParameters> {
     if (!id) throw new Error(`No session id is known as <${name}>; call exec first (or remember one under that name).`);
     return id;
   }
+}
+
+export function assertSameEvents(scope: string, peeked: SystemEvent[], drained: SystemEvent[]): void {
+  if (JSON.stringify(peeked) === JSON.stringify(drained)) return;
+  throw new Error(`peekEvents and drainEvents disagree for scope "${scope}": peeked ${JSON.stringify(peeked)}, ` +
+    `drained ${JSON.stringify(drained)}.`);
 }
 
 setWorldConstructor(ConformanceWorld);

@@ -12,6 +12,7 @@ import { escapeHtml, inlineMarkdown, renderHtml } from "../../conformance/report
 import { cell, renderMarkdown, ruleRow } from "../../conformance/report/render-markdown.js";
 import { levelSentence, nextLevelSentence } from "../../conformance/report/report-text.js";
 import { collectScenarioResults, parseMessageStream, type ScenarioResult, type ScenarioStatus } from "../../conformance/report/scenario-results.js";
+import { parseDivergences } from "../../conformance/report/divergences.js";
 import { renderStepVocabulary, stepVocabularyFromMessages } from "../../conformance/report/step-vocabulary.js";
 import { writeComplianceReport } from "../../conformance/report/write-compliance-report.js";
 
@@ -102,6 +103,18 @@ describe("scenario statuses read from the message stream", () => {
     });
   });
 
+  it("marks a scenario that passed only on a retry, and only that one", () => {
+    const [retried, first, failedTwice] = resultsOf(
+      { name: "retried", tags: ["@doc"], attempts: [["PASSED", "FAILED"], ["PASSED", "PASSED"]] },
+      { name: "first", tags: ["@doc"], attempts: [["PASSED", "PASSED"]] },
+      { name: "twice", tags: ["@doc"], attempts: [["PASSED", "FAILED"], ["PASSED", "FAILED"]] },
+    );
+    expect(retried).toMatchObject({ status: "passed", passedOnRetry: true });
+    expect(first?.passedOnRetry).toBeUndefined();
+    expect(failedTwice).toMatchObject({ status: "failed" });
+    expect(failedTwice?.passedOnRetry).toBeUndefined();
+  });
+
   it("rejects a stream line that is not JSON, naming the line", () => {
     expect(() => parseMessageStream('{"meta": {}}\nnot json\n')).toThrow(/line 2 is not JSON/);
   });
@@ -158,7 +171,7 @@ describe("the compliance matrix of a small run", () => {
   });
 
   it("counts verdicts per profile and in total", () => {
-    expect(matrix.counts.doc).toEqual({ rules: 3, passed: 2, failed: 0, skipped: 0, "not applicable": 1, "not run": 0, "no scenario": 0 });
+    expect(matrix.counts.doc).toEqual({ rules: 3, passed: 2, failed: 0, diverges: 0, skipped: 0, "not applicable": 1, "not run": 0, "no scenario": 0 });
     expect(matrix.counts["legacy-doc"]).toMatchObject({ rules: 1, passed: 1 });
     expect(matrix.counts.upstream).toMatchObject({ rules: 2, failed: 1, "no scenario": 1 });
     expect(matrix.counts.all).toMatchObject({ rules: 6, passed: 3, failed: 1, "not applicable": 1, "no scenario": 1 });
@@ -179,8 +192,8 @@ describe("the compliance matrix of a small run", () => {
   it("writes one Markdown row per rule with its verdict and scenarios", () => {
     const markdown = renderMarkdown(matrix);
     expect(markdown).toContain("**Level reached: Documented + compatibility (1 rule not applicable: capability missing)** (SPEC §0.4)");
-    expect(markdown).toContain("| doc | 3 | 2 | 0 | 0 | 1 | 0 | 0 |");
-    expect(markdown).toContain("| **all** | 6 | 3 | 1 | 0 | 1 | 0 | 1 |");
+    expect(markdown).toContain("| doc | 3 | 2 | 0 | 0 | 0 | 1 | 0 | 0 |");
+    expect(markdown).toContain("| **all** | 6 | 3 | 1 | 0 | 0 | 1 | 0 | 1 |");
     expect(markdown).toContain("## 2. Other\n\n| Rule | Profile | Summary | Verdict | Scenarios |\n|---|---|---|---|---|\n| SET-06 | upstream | Summary of SET-06. | ∅ no scenario | — |");
     const row = (id: string) => ruleRow(matrix.rows.find((candidate) => candidate.id === id)!);
     expect(row("SET-01")).toBe(
@@ -204,6 +217,44 @@ describe("the compliance matrix of a small run", () => {
     expect(html).toContain('<a href="cucumber.html?query=%40SET-01#node-doc%20passes">doc passes</a> <code>features/fixture.feature:10</code>');
     expect(html).toContain('<tr id="SET-05" data-verdict="failed">');
     expect(html).toContain("Level reached: <strong>Documented + compatibility (1 rule not applicable: capability missing)</strong>");
+  });
+});
+
+describe("known divergences (--divergences)", () => {
+  const rules = [rule("SET-01", "doc"), rule("SET-02", "doc"), rule("SET-03", "doc")];
+  const scenarios: ScenarioResult[] = [
+    { name: "fails", uri: "f.feature", tags: ["@SET-01", "@doc"], status: "failed" },
+    { name: "fails too", uri: "f.feature", tags: ["@SET-02", "@doc"], status: "failed" },
+    { name: "passes", uri: "f.feature", tags: ["@SET-03", "@doc"], status: "passed" },
+  ];
+  const note = "Sessions are recorded in a state database; see docs/UPSTREAM.md.";
+  const matrix = buildComplianceMatrix({ rules, scenarios, divergences: { "SET-01": note, "SET-03": "unused" } });
+  const row = (id: string) => matrix.rows.find((candidate) => candidate.id === id)!;
+
+  it("shows a failed rule with a note as diverges, with the note, and a failed rule without one as failed", () => {
+    expect(row("SET-01")).toMatchObject({ verdict: "diverges", divergence: note });
+    expect(row("SET-02").verdict).toBe("failed");
+    expect(row("SET-02").divergence).toBeUndefined();
+  });
+
+  it("leaves a passing rule passed, whatever the note says", () => {
+    expect(row("SET-03").verdict).toBe("passed");
+    expect(row("SET-03").divergence).toBeUndefined();
+  });
+
+  it("still does not claim the level, and renders the note", () => {
+    expect(matrix.level).toBe("none");
+    expect(matrix.nextLevel).toEqual({ name: "Documented", blockedBy: { failed: 1, diverges: 1 } });
+    expect(renderMarkdown(matrix)).toContain(`diverges (explained): ${note}`);
+    expect(renderHtml(matrix)).toContain('<tr id="SET-01" data-verdict="diverges">');
+  });
+
+  it.each([
+    [[], "expected an object"],
+    [{ "NOPE-1": "x" }, '"NOPE-1" is not a rule id'],
+    [{ "SET-01": "  " }, "the note of SET-01 must be a non-empty string"],
+  ])("refuses the divergence file %j, saying what is wrong", (value, message) => {
+    expect(() => parseDivergences(value, rules)).toThrow(message);
   });
 });
 
@@ -325,9 +376,25 @@ describe("a kit run with --report", () => {
   const readMatrix = (): ComplianceMatrix => JSON.parse(readFileSync(join(dir, "report/compliance.json"), "utf8")) as ComplianceMatrix;
   const row = (id: string) => readMatrix().rows.find((candidate) => candidate.id === id)!;
 
-  it("fails the run and prints the path of compliance.md with the level reached", () => {
+  it("fails the run and prints the path of compliance.md, saying that --tags made it a partial run", () => {
     expect(exitCode).toBe(1);
-    expect(printed).toContain(`Compliance matrix: ${join(dir, "report/compliance.md")} (level reached: none)`);
+    const selected = readMatrix().rows.filter((candidate) => !["not run", "no scenario"].includes(candidate.verdict)).length;
+    expect(selected).toBe(4); // SET-01, SET-02, SET-09 (not applicable), SET-10; the @slow SET-06 was not selected
+    expect(printed).toContain(`Compliance matrix: ${join(dir, "report/compliance.md")} (partial run: 4 of ${readMatrix().rows.length} rules selected)`);
+    expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain(
+      `**Partial run: 4 of ${readMatrix().rows.length} rules selected** (narrowed by \`--tags\` or \`--paths\`: no level is assessed)`);
+  });
+
+  it("prints the verdicts per chapter at the end", () => {
+    const table = printed.find((text) => text.includes("Chapter")) ?? "";
+    expect(table).toMatch(/^\nChapter +Rules +passed +failed +diverges +skipped +not applicable +not run +no scenario\n-+ /);
+    expect(table).toMatch(/\nAll rules +\d+ +1 +2 +0 +0 +1 +\d+ +\d+\n$/);
+  });
+
+  it("records the adapter's name in the matrix and shows it in both renderings", () => {
+    expect(readMatrix().run).toMatchObject({ adapterName: "fixture", partial: true });
+    expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain("Implementation **fixture** · Generated ");
+    expect(readFileSync(join(dir, "report/compliance.html"), "utf8")).toContain("Implementation <strong>fixture</strong> · Generated ");
   });
 
   it("writes the three matrix files next to the cucumber reports", () => {
@@ -363,7 +430,7 @@ describe("a kit run with --report", () => {
     const { matrix, markdownPath } = writeComplianceReport(join(dir, "again"), { cwd: process.cwd(), rules, now: new Date(0) });
     expect(readFileSync(markdownPath, "utf8")).toContain("Generated 1970-01-01T00:00:00.000Z · all scenarios selected");
     expect(matrix.rows).toHaveLength(1);
-    expect(matrix.run).toEqual({ generatedAt: "1970-01-01T00:00:00.000Z" });
+    expect(matrix.run).toEqual({ passedOnlyOnRetry: 0, generatedAt: "1970-01-01T00:00:00.000Z" });
   });
 
   it("has a step vocabulary that matches the appendix of INTERPRETING.md", () => {

@@ -19,6 +19,8 @@ const FAULTS: Fault[] = [
   { fixture: "yield-floor-1000", tags: "@EXEC-22", breaks: ["EXEC-22"] },
   { fixture: "alias-fallthrough", tags: "@SET-07 and not @slow", breaks: ["SET-07"] },
   { fixture: "no-output-placeholder", tags: "@RES-05", breaks: ["RES-05"] },
+  { fixture: "drain-shows-hidden", tags: "@KILL-07 or @NOTIFY-06", breaks: ["KILL-07", "NOTIFY-06"] },
+  { fixture: "drops-output-tail", tags: "@RES-05", breaks: ["RES-05"] },
 ];
 
 interface Verdicts { exitCode: number | null; failed: string[] }

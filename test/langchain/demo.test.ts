@@ -48,6 +48,13 @@ describe("npm run demo", () => {
     expect(run.stdout).toMatch(/System: Exec completed \([a-z0-9-]{1,8}, code 0\) :: Install plugins\? \[y\/N\] y answer: y plugins installed/);
   });
 
+  it("wakes the idle agent on its thread with no user message (toolkit.wakeOnExit)", () => {
+    const turn2 = run.stdout.slice(run.stdout.indexOf("== turn 2 (woken by "));
+    expect(turn2).toMatch(/^== turn 2 \(woken by [12] exit event\(s\), no user message\) ==\nsystem event \(delivered by the middleware before the model call\)\n/);
+    expect(turn2).not.toMatch(/^user /m);
+    expect(run.stdout.indexOf("== turn 2 (woken by ")).toBeGreaterThan(run.stdout.indexOf("the turn has ended; the agent is idle while the jobs finish"));
+  });
+
   it("lists the finished sessions, reads the build log and disposes the engine", () => {
     expect(run.stdout).toMatch(/ {4}[a-z0-9-]+ completed +\S+ :: echo 'compiling 3 modules\.\.\.';/);
     expect(run.stdout).toMatch(/ {4}[a-z0-9-]+ completed +\S+ :: printf 'Install plugins\? \[y\/N\] ';/);

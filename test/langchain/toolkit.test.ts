@@ -90,6 +90,7 @@ function recordingEngine(engine: SessionEngine) {
     peekSystemEvents: (scopeKey) => engine.peekSystemEvents(scopeKey),
     clearFinishedSessions: (scopeKey) => engine.clearFinishedSessions(scopeKey),
     liveSessionIds: () => engine.liveSessionIds(),
+    addWakeListener: (listener) => engine.addWakeListener(listener),
     dispose: () => engine.dispose(),
     get disposed() {
       return engine.disposed;

@@ -54,7 +54,7 @@ describe("host shutdown", () => {
     expect(isProcessAlive(host.pid ?? -1)).toBe(false);
   }, 60_000);
 
-  it("control: without the bridge and dispose(), SIGTERM kills only the host and every group survives", async () => {
+  it("control: without the bridge, dispose() and host-end cleanup, SIGTERM kills only the host and every group survives", async () => {
     const { host, pids, exited } = await startHost("no-handler");
     const pgids = [...pids.sessions, pids.child];
     expect(await waitUntil(() => groupsAlive(pgids), 10_000)).toBe(true);

@@ -2,8 +2,9 @@
 // every way a session can end. Checked through the session's process group in /proc: the session pid is the group id
 // (EXEC-46), and no live process with that pgid may remain.
 //
-// Out of reach by design: a grandchild that leaves the group with `setsid` (a new session and group) is not signalled
-// by any of these mechanisms; the last test below asserts that escape and cleans it up itself.
+// A grandchild that leaves the group with `setsid` (a new session and group) is reached through the session's marker
+// variable (EXEC_PROCESS_SESSION, Linux /proc). Out of reach by design: one that also clears its environment; the
+// last test below asserts that escape and cleans it up itself.
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEngine, ToolResult } from "../../src/engine/index.js";
 import {
@@ -135,10 +136,14 @@ describe("no orphans: every way a session ends takes its grandchildren along", (
     await expectGroupGone(disposed.pgid, 2_000);
   });
 
-  it("a grandchild that escapes with setsid is out of reach: it survives kill, and cleanup is the caller's job", async () => {
+  it.each([
+    ["a grandchild that escapes with setsid is ended by kill through the session marker", "setsid sleep 100", false],
+    ["a grandchild that escapes with setsid and a cleared environment is out of reach: cleanup is the caller's job",
+      "env -i /usr/bin/setsid /usr/bin/sleep 100", true],
+  ])("%s", async (_, escape, survives) => {
     const engine = newEngine();
     // The escapee closes the session's pipes, so the session itself can complete (REG-04).
-    const command = "setsid sleep 100 </dev/null >/dev/null 2>&1 & echo $!; sleep 100";
+    const command = `${escape} </dev/null >/dev/null 2>&1 & echo $!; sleep 100`;
     const started = await engine.exec({ command, background: true }, ctx);
     const id = sessionIdOf(started);
     const pgid = pidOf(started);
@@ -149,7 +154,7 @@ describe("no orphans: every way a session ends takes its grandchildren along", (
       await engine.process({ action: "kill", sessionId: id }, ctx);
       await pollUntilDone(engine, id);
       await expectGroupGone(pgid);
-      expect(isProcessAlive(escapee)).toBe(true); // its own session and group: no group signal reaches it
+      expect(await waitUntil(() => !isProcessAlive(escapee), 2_000)).toBe(!survives);
     } finally {
       killGroup(escapee);
       killProcess(escapee);

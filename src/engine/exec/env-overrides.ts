@@ -1,5 +1,6 @@
 // Validation of `env` overrides (EXEC-14, EXEC-16, EXEC-17) and the command environment (EXEC-15, SET-23).
 import * as messages from "../messages.js";
+import { assertNoNulByte } from "./unsafe-strings.js";
 
 const PORTABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FUNCTION_KEY = /^[A-Za-z_][A-Za-z0-9_()]*$/;
@@ -43,8 +44,9 @@ export function validateEnvOverrides(env: unknown): Record<string, string> {
     if (isBlocked(upper)) blocked.push(upper);
     else accepted[key] = value;
   }
-  if (blocked.length === 0 && invalid.length === 0) return accepted;
-  throw new Error(envViolationMessage(sortedUnique(blocked), sortedUnique(invalid)));
+  if (blocked.length > 0 || invalid.length > 0) throw new Error(envViolationMessage(sortedUnique(blocked), sortedUnique(invalid)));
+  for (const [key, value] of Object.entries(accepted)) assertNoNulByte(`env "${key}"`, value);
+  return accepted;
 }
 
 function envViolationMessage(blocked: string[], invalid: string[]): string {

@@ -85,8 +85,10 @@ export function progressUpdate(session: Session, warnings: readonly string[]): T
 }
 
 /** EXEC-23: the workdir failure, returned without spawning. */
-export function workdirFailure(requested: string, durationMs: number): ToolResult {
-  return textResult(messages.workdirUnavailable(requested), {
+export function workdirFailure(
+  requested: string, durationMs: number, text = messages.workdirUnavailable(requested),
+): ToolResult {
+  return textResult(text, {
     status: "failed", exitCode: null, exitSignal: null, failureKind: "runtime-error", durationMs, aggregated: "",
     timedOut: false, cwd: requested,
   });

@@ -4,6 +4,7 @@
 import * as messages from "../messages.js";
 import { MS_PER_SECOND, YIELD_MAX_MS, YIELD_MIN_MS, type Settings } from "../settings.js";
 import type { CallContext, ExecParams, HostExecutor } from "../types.js";
+import { assertNoNulByte } from "./unsafe-strings.js";
 
 const HOSTS = ["auto", "sandbox", "gateway", "node"] as const;
 type Host = (typeof HOSTS)[number];
@@ -31,6 +32,7 @@ export function normalizeExecParams(
 ): NormalizedExec {
   const command = params.command;
   if (typeof command !== "string" || command === "") throw new Error(messages.MISSING_COMMAND); // EXEC-02
+  assertNoNulByte("command", command); // with the command check (EXEC-03a step 1)
   const host = normalizeHost(params.host);
   const elevated = params.elevated === true;
   if (elevated && ctx.allowElevated !== true) throw new Error(messages.ELEVATION_UNAVAILABLE); // EXEC-11

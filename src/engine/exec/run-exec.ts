@@ -4,14 +4,15 @@ import { Session } from "../session.js";
 import { createSessionId } from "../session-id.js";
 import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
-import { spawnWithPipes } from "../spawn/pipe-backend.js";
-import { spawnWithPty } from "../spawn/pty-backend.js";
+import { execLimitText } from "../spawn/exec-limits.js";
+import { SESSION_MARKER_VARIABLE } from "../spawn/session-marker.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
 import { buildCommandEnv, validateEnvOverrides } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
 import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
+import { nulByteText } from "./unsafe-strings.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
 export function abortError(): Error {
@@ -25,6 +26,8 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   if (ctx.signal?.aborted) throw abortError(); // EXEC-40
   const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
   const checkedAt = Date.now();
+  const unsafeWorkdir = nulByteText("workdir", call.workdir);
+  if (unsafeWorkdir !== undefined) return workdirFailure(String(call.workdir), Date.now() - checkedAt, unsafeWorkdir);
   let cwd: string;
   if (call.executor) {
     cwd = resolveExecutorWorkdir(call.workdir, engine.cwd);
@@ -47,7 +50,7 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   }
   session.armTimeout(timeoutMs(call.timeoutSeconds));
   if (processToolAvailable && call.background) {
-    session.backgrounded = true; // EXEC-35
+    session.markBackgrounded(); // EXEC-35
     return runningResult(session, warnings);
   }
   return waitInForeground(session, call, ctx, warnings, processToolAvailable);
@@ -60,7 +63,7 @@ async function spawnCommand(
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
   const sink: ChildSink = {
     onOutput: (stream, chunk) => session.receive(stream, chunk),
-    onExit: () => session.processExited(),
+    onExit: (code, signal) => session.processExited(code, signal),
     onComplete: (code, signal) => session.complete(code, signal),
   };
   if (call.executor) {
@@ -69,13 +72,18 @@ async function spawnCommand(
     return spawnWithExecutor(call.executor.instance, request, sink);
   }
   const shell = selectShell(engine.env);
+  env[SESSION_MARKER_VARIABLE] = session.marker; // after the overrides: a call cannot change or drop it
+  session.markerSignals = true;
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
-  if (!call.pty) return spawnWithPipes(request, sink);
+  const tooLarge = execLimitText(request); // before the backend is chosen, so pipes and PTY fail alike
+  if (tooLarge !== undefined) throw new Error(tooLarge);
+  const { pipes, pty } = engine.backends;
+  if (!call.pty) return pipes(request, sink);
   try {
-    return await spawnWithPty(request, sink);
+    return await pty(request, sink);
   } catch (error) {
     warnings.push(messages.ptyFallbackWarning((error as Error).message, call.command)); // PTY-05
-    return spawnWithPipes(request, sink);
+    return pipes(request, sink);
   }
 }
 
@@ -113,7 +121,7 @@ async function waitInForeground(
     throw abortError();
   }
   if (outcome === "yield" && session.state === "running") {
-    session.backgrounded = true;
+    session.markBackgrounded();
     return runningResult(session, warnings);
   }
   await session.completed; // EXEC-36: completed or finalizing when the window closed

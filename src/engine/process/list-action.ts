@@ -1,12 +1,13 @@
 // `process list` (LIST-01 … LIST-11).
 import * as messages from "../messages.js";
 import { formatCompactDuration } from "../duration.js";
+import { sanitizeText } from "../output-sanitizer.js";
 import type { Session } from "../session.js";
 import { truncateMiddle } from "../session-name.js";
 import { LIST_COMMAND_MAX, LIST_NAME_MAX, LIST_STATUS_WIDTH } from "../settings.js";
 import type { ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
-import { inputWaitView, nameField, result } from "./session-view.js";
+import { inputWaitView, result } from "./session-view.js";
 
 export function listSessions(engine: EngineContext, scopeKey: string): ToolResult {
   const sessions = engine.registry.visible(scopeKey);
@@ -24,7 +25,7 @@ function listEntry(session: Session, thresholdMs: number, now: number): { line: 
     sessionId: session.id, status: running ? "running" : session.outcomeStatus, startedAt: session.startedAt,
   };
   const shared = {
-    runtimeMs, cwd: session.cwd, command: session.command, ...nameField(session), tail: session.output.tail,
+    runtimeMs, cwd: session.cwd, command: session.command, ...listedName(session), tail: session.output.tail,
     truncated: session.output.truncated,
   };
   let marker = "";
@@ -40,8 +41,14 @@ function listEntry(session: Session, thresholdMs: number, now: number): { line: 
       exitReason: session.exitReason, timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
     };
   }
+  // A model reads the label: controls and bidi overrides from the command are sanitized like output.
   const label = session.name !== undefined
-    ? truncateMiddle(session.name, LIST_NAME_MAX) : truncateMiddle(session.command, LIST_COMMAND_MAX);
+    ? truncateMiddle(sanitizeText(session.name), LIST_NAME_MAX) : truncateMiddle(sanitizeText(session.command), LIST_COMMAND_MAX);
   const line = `${session.id} ${String(base.status).padEnd(LIST_STATUS_WIDTH)} ${formatCompactDuration(runtimeMs)}${marker} :: ${label}`;
   return { line, entry };
+}
+
+/** LIST-08 `name`, sanitized like the label; omitted when none was derived. */
+function listedName(session: Session): { name?: string } {
+  return session.name === undefined ? {} : { name: sanitizeText(session.name) };
 }

@@ -55,6 +55,7 @@ export function exitFields(session: Session): Record<string, unknown> {
   return {
     exitCode: session.exitCode, exitSignal: session.exitSignal, exitReason: session.exitReason,
     timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
+    ...(session.outputHolders.length > 0 ? { outputHeldByPids: session.outputHolders } : {}),
   };
 }
 

@@ -7,8 +7,8 @@ export type TerminationSignal = "SIGTERM" | "SIGKILL";
 export interface ChildSink {
   /** Raw output as it arrives. PTY output is reported as stdout (OUT-02). */
   onOutput(stream: OutputStream, chunk: Uint8Array | string): void;
-  /** The process has exited, its output may still be open (KILL-12). */
-  onExit(): void;
+  /** The process has exited, its output may still be open (KILL-12); with its exit status when known. */
+  onExit(code?: number | null, signal?: string | null): void;
   /** The process exited and all of its output was delivered (REG-04). Called once. */
   onComplete(code: number | null, signal: string | null): void;
 }
@@ -31,6 +31,10 @@ export interface ChildHandle {
   readonly reply?: (data: string) => void;
   /** Releases listeners and descriptors (PTY-10). */
   release(): void;
+  /** Processes that still hold the command's output open, e.g. ones that left its group (Linux). */
+  readonly outputHolders?: () => number[];
+  /** Stops the process from keeping the host alive (background sessions; host-exit cleanup ends them). */
+  readonly unref?: () => void;
 }
 
 export interface SpawnRequest {

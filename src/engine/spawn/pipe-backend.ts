@@ -1,8 +1,11 @@
 // Plain child process with pipes: stdin closed at spawn (EXEC-45), own process group (EXEC-46),
 // completion only after exit and end-of-file on both pipes (REG-04).
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Socket } from "node:net";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
-import { processTree, sendSignal } from "./process-tree.js";
+import { descriptorTargets, processesHolding, processTree, sendSignal } from "./process-tree.js";
+
+const OUTPUT_FDS = [1, 2];
 
 /** Spawns the command; resolves once the process started, rejects with the spawn error. */
 export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
@@ -24,7 +27,7 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
       child.stdin?.end();
       child.stdout?.on("data", (chunk: Buffer) => sink.onOutput("stdout", chunk));
       child.stderr?.on("data", (chunk: Buffer) => sink.onOutput("stderr", chunk));
-      child.once("exit", () => sink.onExit());
+      child.once("exit", (code, signal) => sink.onExit(code, signal));
       child.once("close", (code, signal) => sink.onComplete(code, signal));
       resolve(createHandle(child, detached));
     });
@@ -43,6 +46,8 @@ function spawnChild(request: SpawnRequest, detached: boolean): ChildProcess {
 
 function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
   const pid = child.pid;
+  // The command's ends of its stdout and stderr, read while it runs, to find who still holds them later.
+  const outputTargets = new Set(pid === undefined ? [] : descriptorTargets(pid, OUTPUT_FDS));
   return {
     pid,
     pty: false,
@@ -54,6 +59,11 @@ function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
     release() {
       child.stdout?.removeAllListeners("data");
       child.stderr?.removeAllListeners("data");
+    },
+    outputHolders: () => processesHolding(outputTargets),
+    unref() {
+      child.unref();
+      for (const stream of [child.stdout, child.stderr]) (stream as Socket | null)?.unref();
     },
   };
 }

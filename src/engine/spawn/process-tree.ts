@@ -1,5 +1,5 @@
 // Reads the Linux process table to reach processes that a plain group kill would miss (EXEC-46, PTY-08).
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 
 interface ProcStat { pid: number; ppid: number; pgid: number; sid: number }
 
@@ -46,5 +46,44 @@ export function sendSignal(target: number, signal: NodeJS.Signals): void {
     process.kill(target, signal);
   } catch {
     // ESRCH: already gone; EPERM: not ours to signal
+  }
+}
+
+/** What the given descriptors of `pid` point at (`socket:[…]`, `pipe:[…]`, paths); unreadable ones are left out. */
+export function descriptorTargets(pid: number, fds: readonly number[]): string[] {
+  const targets: string[] = [];
+  for (const fd of fds) {
+    try {
+      targets.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
+    } catch {
+      // closed, or the process is gone
+    }
+  }
+  return targets;
+}
+
+/** Processes other than this one with a descriptor open on one of `targets` (as `descriptorTargets` names them). */
+export function processesHolding(targets: ReadonlySet<string>): number[] {
+  if (targets.size === 0) return [];
+  const holders: number[] = [];
+  for (const name of listProcessIds()) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${name}/fd`);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    if (descriptorTargets(pid, fds.map(Number)).some((target) => targets.has(target))) holders.push(pid);
+  }
+  return holders;
+}
+
+function listProcessIds(): string[] {
+  try {
+    return readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return []; // not Linux
   }
 }

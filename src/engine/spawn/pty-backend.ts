@@ -1,14 +1,15 @@
 // Pseudo-terminal backend over node-pty, loaded lazily on first use (PTY-11).
 import { constants } from "node:os";
+import { StringDecoder } from "node:string_decoder";
+import type { IPty } from "node-pty";
 import { EOF_CHAR } from "../key-encoder.js";
 import { PTY_COLS, PTY_ROWS } from "../settings.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
 import { processGroupsOfSession, sendSignal } from "./process-tree.js";
+import { drainBeforeClose, masterOf } from "./pty-master.js";
+import { PtyWriter } from "./pty-writer.js";
 
 type NodePty = typeof import("node-pty");
-
-/** How long completion waits after the terminal's exit event for output still in flight. */
-const EXIT_DRAIN_MS = 50;
 
 let loading: Promise<NodePty> | undefined;
 
@@ -33,26 +34,66 @@ export function terminalName(env: Record<string, string>): string {
   return term && term !== "dumb" ? term : "xterm-256color";
 }
 
-/** Spawns the command in a 120×30 terminal (PTY-02); rejects when the terminal cannot be started. */
+// A path that starts a word: absolute, relative (`./`, `../`) or a file URL, up to a quote, bracket, comma or space.
+const PATH_PATTERN = /(?<=^|[\s'"`(])(?:file:\/\/)?\.{0,2}\/[^\s'"`(),]*/g;
+
+/**
+ * The reason a terminal could not be started, as one line for the model (PTY-05): the first line of the error,
+ * without Node's require stack, its "imported from <file>" and the directories of any path (node-pty's load error
+ * names every file it tried under the host's node_modules).
+ */
+export function describePtyFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = (message.split("\n")[0] ?? "").replace(/\s+imported from\s.*$/, "");
+  const text = firstLine.replace(PATH_PATTERN, (path) => path.split("/").filter(Boolean).pop() ?? "").trim();
+  return text || "unknown error";
+}
+
+async function openTerminal(request: SpawnRequest, name: string): Promise<IPty> {
+  try {
+    const pty = await loadNodePty();
+    return pty.spawn(request.shell, [...request.args, request.command], {
+      name,
+      cols: PTY_COLS,
+      rows: PTY_ROWS,
+      cwd: request.cwd,
+      env: { ...request.env, TERM: name },
+      encoding: null, // bytes, decoded here, so that output read while the terminal closes joins the stream exactly
+    });
+  } catch (error) {
+    throw new Error(describePtyFailure(error));
+  }
+}
+
+/** Spawns the command in a 120×30 terminal (PTY-02); rejects with a one-line reason when it cannot be started. */
 export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
-  const pty = await loadNodePty();
   const name = terminalName(request.env);
-  const terminal = pty.spawn(request.shell, [...request.args, request.command], {
-    name,
-    cols: PTY_COLS,
-    rows: PTY_ROWS,
-    cwd: request.cwd,
-    env: { ...request.env, TERM: name },
-  });
+  const terminal = await openTerminal(request, name);
+  const decoder = new StringDecoder("utf8");
+  const deliver = (bytes: Buffer): void => {
+    const text = decoder.write(bytes);
+    if (text) sink.onOutput("stdout", text);
+  };
+  const master = masterOf(terminal);
+  if (master) drainBeforeClose(master, deliver);
+  const writer = master ? new PtyWriter(master.fd, () => !master.socket.destroyed) : undefined;
+  const send = (data: string | Uint8Array, bounded = true): void => {
+    if (writer) writer.write(data, bounded);
+    else terminal.write(typeof data === "string" ? data : Buffer.from(data));
+  };
   let ended = false;
   let exited = false;
-  const dataListener = terminal.onData((data) => sink.onOutput("stdout", data));
+  const dataListener = terminal.onData((data) => deliver(data as unknown as Buffer));
+  // node-pty reports the exit only after the terminal's stream has closed (or after its bounded fallback for a
+  // stream that never closes), and the close has read the rest of the output (drainBeforeClose): all output is in.
   const exitListener = terminal.onExit(({ exitCode, signal }) => {
     exited = true;
+    writer?.close();
+    const rest = decoder.end();
+    if (rest) sink.onOutput("stdout", rest);
     sink.onExit();
     const [code, signalName] = exitFields(exitCode, signal);
-    // The last chunk can arrive just after the exit event under load (TOOLCHAIN.md): let it drain first.
-    setTimeout(() => sink.onComplete(code, signalName), EXIT_DRAIN_MS);
+    sink.onComplete(code, signalName);
   });
   const pid = terminal.pid;
   return {
@@ -60,10 +101,10 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
     pty: true,
     stdin: {
       write: async (data) => {
-        terminal.write(typeof data === "string" ? data : Buffer.from(data));
+        if (!exited) send(data);
       },
       end: () => {
-        if (!ended && !exited) terminal.write(EOF_CHAR); // PTY-07: the terminal itself stays open
+        if (!ended && !exited) send(EOF_CHAR, false); // PTY-07: the terminal itself stays open
         ended = true;
       },
       get writable() {
@@ -75,11 +116,12 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
       for (const group of new Set([pid, ...processGroupsOfSession(pid)])) sendSignal(-group, signal);
     },
     reply: (data) => {
-      if (!exited) terminal.write(data);
+      if (!exited) send(data, false);
     },
     release() {
       dataListener.dispose();
       exitListener.dispose();
+      writer?.close();
     },
   };
 }

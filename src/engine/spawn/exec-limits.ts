@@ -1,0 +1,48 @@
+// The Linux limits of execve(2) on the size of a new process's arguments and environment. Checked before spawning so
+// that pipes and PTY fail alike and clearly: pipes would throw `spawn E2BIG`, and node-pty's child would print
+// `execvp(3) failed` and exit 1, which looks like a completed command.
+import { readFileSync } from "node:fs";
+import * as messages from "../messages.js";
+import type { SpawnRequest } from "./child-handle.js";
+
+/** MAX_ARG_STRLEN: one argument or `KEY=value` entry, its terminating NUL included (32 pages of 4 KiB). */
+export const MAX_ARG_STRLEN_BYTES = 131_072;
+/** The kernel never allows less than this for all arguments and entries together (ARG_MAX of limits.h). */
+const MIN_ARG_MAX_BYTES = 131_072;
+/** `_STK_LIM`: the kernel caps the total at three quarters of it, whatever the stack limit. */
+const STACK_LIMIT_CAP_BYTES = 8 * 1024 * 1024;
+const POINTER_BYTES = 8;
+
+let argMaxBytes: number | undefined;
+
+/** Linux fs/exec.c: min(stack soft limit / 4, 3/4 of _STK_LIM), at least ARG_MAX. Read once from /proc. */
+function argMax(): number {
+  if (argMaxBytes !== undefined) return argMaxBytes;
+  let stackBytes = Infinity;
+  try {
+    const line = readFileSync("/proc/self/limits", "latin1").split("\n").find((l) => l.startsWith("Max stack size"));
+    const soft = line?.split(/\s{2,}/)[1];
+    if (soft !== undefined && /^\d+$/.test(soft)) stackBytes = Number(soft);
+  } catch {
+    // not Linux: the cap alone applies
+  }
+  argMaxBytes = Math.max(MIN_ARG_MAX_BYTES, Math.min((STACK_LIMIT_CAP_BYTES / 4) * 3, stackBytes / 4));
+  return argMaxBytes;
+}
+
+/** The E2BIG text for a request that execve would refuse, or undefined when it fits (Linux only). */
+export function execLimitText(request: SpawnRequest): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  const args = [request.shell, ...request.args, request.command];
+  const entries = Object.entries(request.env).map(([key, value]) => [key, `${key}=${value}`] as const);
+  const commandBytes = Buffer.byteLength(request.command);
+  if (commandBytes + 1 > MAX_ARG_STRLEN_BYTES) return messages.argumentTooLarge("command", commandBytes, MAX_ARG_STRLEN_BYTES);
+  for (const [key, entry] of entries) {
+    const bytes = Buffer.byteLength(entry);
+    if (bytes + 1 > MAX_ARG_STRLEN_BYTES) return messages.argumentTooLarge(`env "${key}"`, bytes, MAX_ARG_STRLEN_BYTES);
+  }
+  const strings = [...args, ...entries.map(([, entry]) => entry)];
+  const total = strings.reduce((sum, s) => sum + Buffer.byteLength(s) + 1 + POINTER_BYTES, 0);
+  const limit = argMax();
+  return total > limit ? messages.argumentsTooLarge(total, limit) : undefined;
+}

@@ -1,0 +1,183 @@
+// wakeOnExit: runs an idle agent again when its background work ends, so it notices the exit by itself.
+// The run carries no new user message: the toolkit's middleware (or exit-event node) hands the queued events to
+// the model. One run per burst (debounce), never two runs of a thread at once, a rate limit per minute.
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import type { SessionEngine, SystemEvent, WakeRequest } from "../engine/index.js";
+import type { ThreadRuns } from "./thread-runs.js";
+
+/** Waits this long after an exit event, so a burst of exits wakes the agent once. */
+export const DEFAULT_WAKE_DEBOUNCE_MS = 250;
+/** At most this many wake runs of one thread start within any minute. */
+export const DEFAULT_WAKE_MAX_RUNS_PER_MINUTE = 6;
+const RATE_WINDOW_MS = 60_000;
+
+/** A createAgent agent or a compiled LangGraph graph with a checkpointer. */
+export interface WakeableRunnable {
+  invoke(input: { messages: never[] }, config: WakeRunConfig): Promise<unknown>;
+}
+
+/** The run config: `configurable.thread_id` names the thread the agent is run on. */
+export interface WakeRunConfig {
+  configurable?: { thread_id?: string | number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** What a wake run is about, given to `onRun` before the run starts. */
+export interface WakeRun {
+  threadId: string;
+  scopeKey: string;
+  /** The queued exit events the run will deliver, with full session ids (the text names only 8 characters). */
+  events: SystemEvent[];
+}
+
+export interface WakeOnExitOptions {
+  /** Quiet time after an exit event before the run starts; events within it share one run. @default 250 */
+  debounceMs?: number;
+  /** Wake runs of the thread allowed within any 60 s; later events wait for the window. @default 6 */
+  maxRunsPerMinute?: number;
+  /** Receives the error of a failed wake run; the events stay queued for the next run. @default ignored */
+  onError?: (error: unknown) => void;
+  /** Called just before each wake run. */
+  onRun?: (run: WakeRun) => void;
+}
+
+/** What wakeOnExit needs from a toolkit. */
+export interface WakeSource {
+  readonly engine: SessionEngine;
+  readonly threadRuns: ThreadRuns;
+  scopeForThread(threadId: string): string;
+}
+
+interface NormalizedWakeOptions {
+  debounceMs: number;
+  maxRunsPerMinute: number;
+  onError: (error: unknown) => void;
+  onRun: (run: WakeRun) => void;
+}
+
+function normalizeWakeOptions(options: WakeOnExitOptions): NormalizedWakeOptions {
+  const { debounceMs = DEFAULT_WAKE_DEBOUNCE_MS, maxRunsPerMinute = DEFAULT_WAKE_MAX_RUNS_PER_MINUTE } = options;
+  if (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0) {
+    throw new TypeError(`wakeOnExit: debounceMs must be a finite number of milliseconds ≥ 0 (got ${String(debounceMs)}).`);
+  }
+  if (typeof maxRunsPerMinute !== "number" || !(maxRunsPerMinute >= 1)) {
+    throw new TypeError(`wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got ${String(maxRunsPerMinute)}).`);
+  }
+  return { debounceMs, maxRunsPerMinute, onError: options.onError ?? (() => undefined), onRun: options.onRun ?? (() => undefined) };
+}
+
+function threadIdOfConfig(config: WakeRunConfig): string {
+  const threadId = config?.configurable?.thread_id;
+  if (typeof threadId === "string" || typeof threadId === "number") return String(threadId);
+  throw new TypeError("wakeOnExit: config.configurable.thread_id is required: it names the thread the agent is woken on.");
+}
+
+/** Starts waking `runnable` on the config's thread; returns `stop()`. */
+export function startWakeOnExit(
+  source: WakeSource, runnable: WakeableRunnable, config: WakeRunConfig, options: WakeOnExitOptions = {},
+): () => void {
+  const loop = new WakeLoop(source, runnable, config, threadIdOfConfig(config), normalizeWakeOptions(options));
+  return loop.start();
+}
+
+class WakeLoop {
+  readonly #scopeKey: string;
+  #stopped = false;
+  #running = false;
+  /** An exit event arrived that no run has been started for yet. */
+  #pending = false;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #runStarts: number[] = [];
+  readonly #unsubscribe: Array<() => void> = [];
+
+  constructor(
+    readonly source: WakeSource, readonly runnable: WakeableRunnable, readonly config: WakeRunConfig,
+    readonly threadId: string, readonly options: NormalizedWakeOptions,
+  ) {
+    this.#scopeKey = source.scopeForThread(threadId);
+  }
+
+  start(): () => void {
+    this.#unsubscribe.push(
+      this.source.engine.addWakeListener({ onWake: (request) => this.#onWake(request), onDispose: () => this.stop() }),
+      this.source.threadRuns.onIdle(this.threadId, () => this.#scheduleIfPending()),
+    );
+    this.#pending = this.#queued().length > 0; // events queued before the loop started
+    this.#scheduleIfPending();
+    return () => this.stop();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+  }
+
+  #onWake(request: WakeRequest): void {
+    if (request.scopeKey !== this.#scopeKey) return;
+    this.#pending = true;
+    this.#schedule(this.options.debounceMs);
+  }
+
+  #queued(): SystemEvent[] {
+    return this.source.engine.disposed ? [] : this.source.engine.peekSystemEvents(this.#scopeKey);
+  }
+
+  /** After a run of the thread: a follow-up only for events that arrived meanwhile and are still queued. */
+  #scheduleIfPending(): void {
+    if (this.#pending && this.#queued().length > 0) this.#schedule(this.options.debounceMs);
+  }
+
+  /** Arms the one timer; a run in flight re-checks the queue when it ends instead. */
+  #schedule(delayMs: number): void {
+    if (this.#stopped || this.#running || this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => void this.#fire(), delayMs);
+  }
+
+  async #fire(): Promise<void> {
+    this.#timer = undefined;
+    if (this.#stopped || this.source.threadRuns.isBusy(this.threadId)) return; // a busy thread calls back when idle
+    const events = this.#queued();
+    if (events.length === 0) {
+      this.#pending = false; // already delivered (a run drained them, or a poll acknowledged them)
+      return;
+    }
+    const waitMs = this.#rateLimitWaitMs(Date.now());
+    if (waitMs > 0) return this.#schedule(waitMs);
+    this.#pending = false;
+    await this.#run(events);
+    this.#scheduleIfPending(); // events that arrived during the run and were not delivered by it: one follow-up
+  }
+
+  #rateLimitWaitMs(now: number): number {
+    while (this.#runStarts.length > 0 && (this.#runStarts[0] ?? 0) <= now - RATE_WINDOW_MS) this.#runStarts.shift();
+    if (this.#runStarts.length < this.options.maxRunsPerMinute) return 0;
+    return (this.#runStarts[0] ?? now) + RATE_WINDOW_MS - now;
+  }
+
+  async #run(events: SystemEvent[]): Promise<void> {
+    this.#running = true;
+    this.#runStarts.push(Date.now());
+    this.source.threadRuns.begin(this.threadId);
+    try {
+      ignoreErrors(() => this.options.onRun({ threadId: this.threadId, scopeKey: this.#scopeKey, events }));
+      // The exit callback runs in the async context of the tool call that started the job; without a fresh context
+      // LangGraph would take the wake run for a subgraph of that old run and checkpoint it there.
+      await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => this.runnable.invoke({ messages: [] }, this.config));
+    } catch (error) {
+      ignoreErrors(() => this.options.onError(error));
+    } finally {
+      this.#running = false;
+      this.source.threadRuns.end(this.threadId);
+    }
+  }
+}
+
+function ignoreErrors(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // the embedder's callback failed; the loop keeps going
+  }
+}

@@ -1,0 +1,75 @@
+// The kit's console output: scenario progress (a live line on a terminal, plain lines otherwise) and cucumber's
+// summary. The kit runs in a child process on a two-scenario fixture, once behind a pseudo-terminal.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as pty from "node-pty";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+
+const ADAPTER = `
+const result = (text) => ({ kind: "result", text, details: { status: "completed", sessionId: "s1" }, isError: false, updates: [] });
+export default () => ({
+  name: "fixture", capabilities: [],
+  async start() {
+    return {
+      async call() { return result("hi"); },
+      async drainEvents() { return []; }, async peekEvents() { return []; }, async wakes() { return []; },
+      async clearFinished() { return 0; }, async liveSessionIds() { return []; }, async dispose() {},
+    };
+  },
+});
+`;
+
+const FEATURE = `Feature: fixture
+
+  @SET-01 @doc
+  Scenario: passes
+    When exec runs "echo hi"
+    Then the text is "hi"
+
+  @SET-10 @doc
+  Scenario: fails
+    When exec runs "echo hi"
+    Then the text is "bye"
+`;
+
+let dir = "";
+const kitArgs = (): string[] => ["conformance/bin.mjs", "--adapter", join(dir, "adapter.mjs"), "--paths", join(dir, "features/fixture.feature")];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "cli-progress-test-"));
+  mkdirSync(join(dir, "features"));
+  writeFileSync(join(dir, "adapter.mjs"), ADAPTER);
+  writeFileSync(join(dir, "features/fixture.feature"), FEATURE);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the kit's console output", () => {
+  it("prints plain progress lines and one line per failed scenario when stdout is not a terminal", async () => {
+    const stdout = await new Promise<string>((resolve) => {
+      execFile(process.execPath, kitArgs(), { cwd: ROOT, timeout: 90_000 }, (_error, out) => resolve(out));
+    });
+    expect(stdout).not.toContain("\u001b[K");
+    expect(stdout).toMatch(/^failed: .*fixture\.feature: fails$/m);
+    expect(stdout).toMatch(/^2\/2 scenarios · 1 failed · \d+s elapsed$/m);
+    expect(stdout).toContain("2 scenarios (1 failed, 1 passed)");
+    expect(stdout).toMatch(/^All rules +\d+ +1 +1 /m);
+    expect(stdout).toMatch(/^Partial run: 2 of \d+ rules selected$/m);
+  }, 120_000);
+
+  it("rewrites one live progress line on a terminal, then prints the summary", async () => {
+    const output = await new Promise<string>((resolve) => {
+      let text = "";
+      const child = pty.spawn(process.execPath, kitArgs(), { cwd: ROOT, cols: 200, rows: 40, env: { ...process.env, FORCE_COLOR: "0" } as Record<string, string> });
+      child.onData((chunk) => void (text += chunk));
+      child.onExit(() => resolve(text));
+    });
+    expect(output).toMatch(/\r\u001b\[K1\/2 scenarios · [01] failed · \d+s elapsed · about \d+s left/);
+    expect(output).toMatch(/\r\u001b\[K2\/2 scenarios · 1 failed · \d+s elapsed/);
+    expect(output).not.toMatch(/^failed: /m);
+    expect(output).toContain("2 scenarios (1 failed, 1 passed)");
+  }, 120_000);
+});
