@@ -2,7 +2,7 @@
 // Everything here is plain data so that the stdio protocol (conformance/PROTOCOL.md) can carry it unchanged.
 
 /** Capabilities an implementation may offer; scenarios tagged with a missing one are "not applicable". */
-export type Capability = "pty" | "executor" | "bridge" | "faults";
+export type Capability = "pty" | "executor" | "bridge" | "faults" | "langchain";
 
 export interface ConformanceAdapter {
   name: string;
@@ -121,11 +121,78 @@ export interface AdapterInstance {
   executorRequests?(): Promise<ExecutorRequest[]>;
   /** Capability "bridge". */
   bridgeProbe?(probe: BridgeProbe): Promise<BridgeProbeResult>;
+  /** Capability "langchain" (SPEC §13): what a model and a LangChain host see of the tools. */
+  describeToolkit?(toolkit: ToolkitSpec): Promise<ToolkitDescription>;
+  invokeTool?(invocation: ToolInvocation): Promise<InvocationOutcome>;
+  drainEventMessages?(request: EventMessagesRequest): Promise<ChatMessage[]>;
+  applyBeforeModel?(request: BeforeModelRequest): Promise<ChatMessage[]>;
   /** Ends every live process of this instance. */
   dispose(): Promise<void>;
   /** Optional: the scenario is over; release the instance at once (a stdio implementation's process ends). */
   close?(): Promise<void>;
 }
+
+// ---- Capability "langchain" (SPEC §13, LC-01 … LC-23) ----
+
+/** A LangChain toolkit described as data: the options of the toolkit the adapter builds (LC-02 … LC-05). */
+export interface ToolkitSpec {
+  /** @default true; false = no process tool, exec runs synchronously (LC-02). */
+  processTool?: boolean;
+  scopeKey?: string;
+  agentName?: string;
+  /** Calls with a thread id use scope `thread:<id>` (LC-04). */
+  scopeFromThread?: boolean;
+  allowElevated?: boolean;
+}
+
+/** One tool as a model is shown it. */
+export interface ToolDescription {
+  name: string;
+  description: string;
+  /** The JSON schema of the tool's input, as handed to a model. */
+  schema: Record<string, unknown>;
+}
+
+export interface ToolkitDescription {
+  /** The toolkit's scope key (LC-03). */
+  scopeKey: string;
+  /** The toolkit's tools in the order it returns them (LC-01, LC-02). */
+  tools: ToolDescription[];
+}
+
+export interface ToolInvocation {
+  toolkit: ToolkitSpec;
+  tool: "exec" | "process";
+  args: Record<string, unknown>;
+  /** true: invoked with a tool call `{type: "tool_call", id, name, args}`; false: with the plain arguments. */
+  asToolCall: boolean;
+  /** The run's `configurable.thread_id` (LC-04). */
+  threadId?: string;
+  /**
+   * Abort the run's signal this many ms after the invocation starts (0 = already aborted, LC-22). Unlike a plain
+   * call's, it fires also when the invocation has already returned: a run's signal outlives its tool calls (EXEC-41).
+   */
+  abortAfterMs?: number;
+}
+
+/** A custom event dispatched through the run's callbacks during the invocation (LC-17). */
+export interface CustomEvent { name: string; data: unknown }
+
+export type InvocationOutcome =
+  /** Invoked with a tool call: the ToolMessage (LC-16, LC-20). */
+  | { kind: "message"; content: unknown; artifact: unknown; status: "success" | "error"; events: CustomEvent[] }
+  /** Invoked with plain arguments: what `invoke` returned (LC-16). */
+  | { kind: "return"; value: unknown; events: CustomEvent[] }
+  /** The invocation rejected (LC-21, LC-22); `schemaError` = the framework's schema-validation error. */
+  | { kind: "rejection"; message: string; name: string; schemaError: boolean; events: CustomEvent[] };
+
+/** A chat message as data: `type` is LangChain's message type (`human`, `ai`, `tool`, `system`). */
+export interface ChatMessage { type: string; content: unknown }
+
+export interface EventMessagesRequest { toolkit: ToolkitSpec; threadId?: string }
+
+/** The conversation before the middleware's before-model hook runs (LC-19). */
+export interface BeforeModelRequest { toolkit: ToolkitSpec; messages: ChatMessage[] }
 
 /** An adapter module's default export. */
 export type AdapterFactory = () => ConformanceAdapter | Promise<ConformanceAdapter>;

@@ -11,9 +11,10 @@ import {
   attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine, type SpawnFaults,
 } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
+import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
-  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge", "faults"], start: startReference };
+  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge", "faults", "langchain"], start: startReference };
 }
 
 function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: FaultSpec): SpawnFaults {
@@ -25,7 +26,7 @@ function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: Faul
 }
 
 /** An instance whose calls also take an outside abort signal (the stdio server's `abort`, PROTOCOL.md). */
-export interface ReferenceInstance extends AdapterInstance {
+export interface ReferenceInstance extends Omit<AdapterInstance, keyof LangChainSurface>, LangChainSurface {
   call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions, signal?: AbortSignal): Promise<CallOutcome>;
 }
 
@@ -76,6 +77,7 @@ export async function startReference(options: StartOptions): Promise<ReferenceIn
     liveSessionIds: async () => engine.liveSessionIds(),
     executorRequests: async () => [...requests],
     bridgeProbe: async (probe) => runBridgeProbe(probe),
+    ...createLangChainSurface(engine),
     dispose: () => engine.dispose(),
   };
 }

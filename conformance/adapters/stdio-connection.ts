@@ -65,8 +65,14 @@ export class StdioConnection {
     return this.#child.pid;
   }
 
-  /** Sends a request; `abortAfterMs` (calls only) sends `abort` for it after that many ms, 0 = in the same write. */
-  request<M extends Method>(method: M, params: ParamsOf<M>, abortAfterMs?: number): Promise<ResultOf<M>> {
+  /**
+   * Sends a request; `abortAfterMs` (calls only) sends `abort` for it after that many ms, 0 = in the same write.
+   * With `abortAfterAnswer` the abort is sent at that time even when the answer came first (a run's signal outlives
+   * its tool call, LC-22).
+   */
+  request<M extends Method>(
+    method: M, params: ParamsOf<M>, abortAfterMs?: number, { abortAfterAnswer = false }: { abortAfterAnswer?: boolean } = {},
+  ): Promise<ResultOf<M>> {
     if (this.#broken) return Promise.reject(this.#broken);
     const id = this.#nextId++;
     const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -76,8 +82,9 @@ export class StdioConnection {
     let line = encodeLine({ id, method, params: params as Record<string, unknown> });
     let abortTimer: NodeJS.Timeout | undefined;
     if (abortAfterMs !== undefined && abortAfterMs <= 0) line += this.#abortLine(id);
-    else if (abortAfterMs !== undefined) abortTimer = setTimeout(() => this.#sendAbort(id), abortAfterMs);
+    else if (abortAfterMs !== undefined) abortTimer = setTimeout(() => this.#sendAbort(id, abortAfterAnswer), abortAfterMs);
     this.#child.stdin.write(line);
+    if (abortAfterAnswer) return answered as Promise<ResultOf<M>>;
     return answered.finally(() => clearTimeout(abortTimer)) as Promise<ResultOf<M>>;
   }
 
@@ -137,8 +144,8 @@ export class StdioConnection {
     return encodeLine({ id, method: "abort", params: { callId } });
   }
 
-  #sendAbort(callId: number): void {
-    if (this.#pending.has(callId) && !this.#broken) this.#child.stdin.write(this.#abortLine(callId));
+  #sendAbort(callId: number, evenIfAnswered = false): void {
+    if ((evenIfAnswered || this.#pending.has(callId)) && !this.#broken) this.#child.stdin.write(this.#abortLine(callId));
   }
 
   #timeOut(id: number): void {

@@ -45,11 +45,13 @@ export function createStdioInstance(connection: StdioConnection, offered: Capabi
       // nobody is waiting any more; a process that did not exit is reported by the After hook's survivor check
     }), END_AFTER_DISPOSE_MS);
   };
-  const request = async <M extends Method>(method: M, params: ParamsOf<M>, abortAfterMs?: number): Promise<ResultOf<M>> => {
+  const request = async <M extends Method>(
+    method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: { abortAfterAnswer?: boolean },
+  ): Promise<ResultOf<M>> => {
     clearTimeout(endTimer);
     active += 1;
     try {
-      return await connection.request(method, params, abortAfterMs);
+      return await connection.request(method, params, abortAfterMs, options);
     } finally {
       active -= 1;
       armEnd();
@@ -99,9 +101,42 @@ export function createStdioInstance(connection: StdioConnection, offered: Capabi
       return result;
     };
   }
+  if (offered.includes("langchain")) addLangChain(instance, request, field);
   return instance;
 }
 
+type Request = <M extends Method>(
+  method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: { abortAfterAnswer?: boolean },
+) => Promise<ResultOf<M>>;
+type Field = <T>(method: Method, result: object, name: string, valid: (value: unknown) => value is T) => T;
+
+/** Capability "langchain": the four methods, each answer checked for the fields the steps read. */
+function addLangChain(instance: StdioInstance, request: Request, field: Field): void {
+  instance.describeToolkit = async (toolkit) => {
+    const result = await request("describeToolkit", { toolkit });
+    field("describeToolkit", result, "scopeKey", isString);
+    field("describeToolkit", result, "tools", Array.isArray);
+    return result;
+  };
+  instance.invokeTool = async ({ abortAfterMs, ...invocation }) => {
+    const outcome = await request("invokeTool", invocation, abortAfterMs, { abortAfterAnswer: true });
+    const kind = field("invokeTool", outcome, "kind", isInvocationKind);
+    field("invokeTool", outcome, "events", Array.isArray);
+    if (kind === "message") field("invokeTool", outcome, "status", isString);
+    if (kind === "rejection") {
+      field("invokeTool", outcome, "message", isString);
+      field("invokeTool", outcome, "schemaError", isBoolean);
+    }
+    return outcome;
+  };
+  instance.drainEventMessages = async (params) =>
+    field("drainEventMessages", await request("drainEventMessages", params), "messages", Array.isArray);
+  instance.applyBeforeModel = async (params) =>
+    field("applyBeforeModel", await request("applyBeforeModel", params), "messages", Array.isArray);
+}
+
+const isInvocationKind = (value: unknown): value is "message" | "return" | "rejection" =>
+  value === "message" || value === "return" || value === "rejection";
 const isString = (value: unknown): value is string => typeof value === "string";
 const isBoolean = (value: unknown): value is boolean => typeof value === "boolean";
 const isObject = (value: unknown): value is Record<string, unknown> =>

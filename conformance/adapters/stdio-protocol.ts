@@ -4,6 +4,10 @@ import type {
   BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, Capability, ExecutorRequest, StartOptions, SystemEvent,
   WakeRequest,
 } from "../adapter.js";
+import type {
+  BeforeModelRequest, ChatMessage, EventMessagesRequest, InvocationOutcome, ToolInvocation, ToolkitDescription,
+  ToolkitSpec,
+} from "../adapter.js";
 
 /** `start`: everything of StartOptions except `env`, which is the implementation's own process environment. */
 export type StartParams = Omit<StartOptions, "env">;
@@ -13,6 +17,9 @@ export interface CallParams extends Omit<CallOptions, "abortAfterMs"> {
   tool: "exec" | "process";
   args: Record<string, unknown>;
 }
+
+/** `invokeTool`: the invocation; `abortAfterMs` becomes a separate `abort` request, as for `call`. */
+export type InvokeToolParams = Omit<ToolInvocation, "abortAfterMs">;
 
 type NoParams = Record<string, never>;
 type Empty = Record<string, never>;
@@ -30,6 +37,11 @@ export interface ProtocolMethods {
   executorRequests: { params: NoParams; result: { requests: ExecutorRequest[] } };
   bridgeProbe: { params: BridgeProbe; result: BridgeProbeResult };
   dispose: { params: NoParams; result: Empty };
+  // capability "langchain"
+  describeToolkit: { params: { toolkit: ToolkitSpec }; result: ToolkitDescription };
+  invokeTool: { params: InvokeToolParams; result: InvocationOutcome };
+  drainEventMessages: { params: EventMessagesRequest; result: { messages: ChatMessage[] } };
+  applyBeforeModel: { params: BeforeModelRequest; result: { messages: ChatMessage[] } };
 }
 
 export type Method = keyof ProtocolMethods;
@@ -39,9 +51,10 @@ export type ResultOf<M extends Method> = ProtocolMethods[M]["result"];
 export const METHODS: readonly Method[] = [
   "start", "call", "abort", "drainEvents", "peekEvents", "wakes", "clearFinished", "liveSessionIds",
   "executorRequests", "bridgeProbe", "dispose",
+  "describeToolkit", "invokeTool", "drainEventMessages", "applyBeforeModel",
 ];
 
-export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "faults"];
+export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "faults", "langchain"];
 
 export interface ProtocolRequest { id: number; method: string; params?: Record<string, unknown> }
 

@@ -3,6 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BridgeProbe, CallOptions } from "../adapter.js";
+import type { BeforeModelRequest, EventMessagesRequest, ToolInvocation, ToolkitSpec } from "../adapter.js";
 import createReferenceAdapter, { startReference, type ReferenceInstance } from "./reference.js";
 import {
   METHODS, RequestError, encodeLine, parseRequest, type Method, type ProtocolResponse, type StartParams,
@@ -26,6 +27,8 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
   let instance: Promise<ReferenceInstance> | undefined;
   /** Abort controllers of the calls in flight, by request id. */
   const inFlight = new Map<number, AbortController>();
+  /** Signals of finished invocations: a LangChain run's signal may still fire after its tool call (LC-22). */
+  const finishedRuns = new Map<number, AbortController>();
   /** Calls whose abort arrived together with them (the same read), so they start already aborted. */
   const abortedOnArrival = new Set<number>();
 
@@ -56,7 +59,9 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
       }
     },
     async abort(params) {
-      inFlight.get(params["callId"] as number)?.abort(); // a call that already finished has nothing to abort
+      const callId = params["callId"] as number;
+      inFlight.get(callId)?.abort(); // a call that already finished has nothing to abort
+      finishedRuns.get(callId)?.abort(); // an invocation's run signal still fires (LC-22)
       return {};
     },
     drainEvents: async (params) => ({ events: await (await started()).drainEvents(scopeOf(params)) }),
@@ -66,6 +71,23 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
     liveSessionIds: async () => ({ ids: await (await started()).liveSessionIds() }),
     executorRequests: async () => ({ requests: await (await started()).executorRequests!() }),
     bridgeProbe: async (params) => (await started()).bridgeProbe!(params as unknown as BridgeProbe),
+    describeToolkit: async (params) => (await started()).describeToolkit(toolkitOf(params)),
+    async invokeTool(params, id) {
+      const controller = new AbortController();
+      if (abortedOnArrival.delete(id)) controller.abort();
+      inFlight.set(id, controller);
+      try {
+        const invocation = { ...(params as unknown as ToolInvocation), toolkit: toolkitOf(params) };
+        return await (await started()).invokeTool(invocation, controller.signal);
+      } finally {
+        inFlight.delete(id);
+        finishedRuns.set(id, controller);
+      }
+    },
+    drainEventMessages: async (params) =>
+      ({ messages: await (await started()).drainEventMessages({ ...(params as unknown as EventMessagesRequest), toolkit: toolkitOf(params) }) }),
+    applyBeforeModel: async (params) =>
+      ({ messages: await (await started()).applyBeforeModel({ ...(params as unknown as BeforeModelRequest), toolkit: toolkitOf(params) }) }),
     // The engine is disposed; the process keeps serving (calls now reject, KILL-15) until stdin ends.
     dispose: async () => (await (await started()).dispose(), {}),
   };
@@ -129,13 +151,21 @@ function abortsIn(lines: string[]): number[] {
   for (const line of lines) {
     try {
       const { id, method, params } = parseRequest(line);
-      if (method === "call") calls.add(id);
+      if (method === "call" || method === "invokeTool") calls.add(id);
       if (method === "abort" && calls.has(params?.["callId"] as number)) aborted.push(params?.["callId"] as number);
     } catch {
       // served (and answered) as an invalid request later
     }
   }
   return aborted;
+}
+
+function toolkitOf(params: Record<string, unknown>): ToolkitSpec {
+  const toolkit = params["toolkit"] ?? {};
+  if (typeof toolkit !== "object" || toolkit === null || Array.isArray(toolkit)) {
+    throw new Error(`"toolkit" must be a JSON object (got ${JSON.stringify(toolkit)})`);
+  }
+  return toolkit as ToolkitSpec;
 }
 
 function scopeOf(params: Record<string, unknown>): string {

@@ -27,6 +27,7 @@ const SUBJECTS: ReadonlyArray<[file: string, subject: string]> = [
   ["settings-exec-steps.ts", "The runner's environment, progress-update ids, tolerant failures, files, executor requests"],
   ["termination-notify-steps.ts", "Processes, terminal devices, event times, the bridge helper"],
   ["repeat-steps.ts", "Repeated runs side by side"],
+  ["langchain-steps.ts", "The LangChain surface: toolkits, descriptions, schemas, invocations, event messages (capability `langchain`)"],
 ];
 
 /** Loads the kit's step definitions the way the CLI does and lists them in definition order. */

@@ -20,6 +20,7 @@ BeforeAll(async function () {
 
 const CAPABILITY_TAGS: Record<string, Capability> = {
   "@pty": "pty", "@executor": "executor", "@bridge": "bridge", "@faults": "faults",
+  "@langchain": "langchain",
 };
 
 Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {

@@ -21,6 +21,9 @@ const FAULTS: Fault[] = [
   { fixture: "no-output-placeholder", tags: "@RES-05", breaks: ["RES-05"] },
   { fixture: "drain-shows-hidden", tags: "@KILL-07 or @NOTIFY-06", breaks: ["KILL-07", "NOTIFY-06"] },
   { fixture: "drops-output-tail", tags: "@RES-05", breaks: ["RES-05"] },
+  { fixture: "event-lines-blank", tags: "@LC-18", breaks: ["LC-18"] },
+  { fixture: "error-status-success", tags: "@LC-20", breaks: ["LC-20"] },
+  { fixture: "abort-kills-background", tags: "@LC-22", breaks: ["LC-22", "EXEC-41"] },
 ];
 
 interface Verdicts { exitCode: number | null; failed: string[] }

@@ -11,6 +11,7 @@ import { specWithoutAppendixA } from "../../scripts/spec-doc.mjs";
 const COVERED_PREFIXES = [
   "SET", "EXEC", "RES", "OUT", "REG", "ID", "NAME", "KILL", "PTY",
   "PROC", "LIST", "POLL", "LOG", "INPUT", "KEYS", "WAIT", "NOTIFY",
+  "LC",
 ];
 
 const rules = catalog as RuleEntry[];

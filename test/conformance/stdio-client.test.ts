@@ -37,7 +37,7 @@ async function rejectionOf(promise: Promise<unknown>, withinMs: number): Promise
 describe("createStdioAdapter with the reference stdio server", () => {
   it("reads the capabilities with a probe, runs calls, aborts one at once, and ends after dispose", async () => {
     const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT });
-    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge", "faults"]);
+    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge", "faults", "langchain"]);
     const instance = await startIn(adapter);
     expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" })).toMatchObject({ kind: "result", text: "hi" });
     const aborted = await instance.call("exec", { command: "sleep 5; touch late" }, { scope: "main", abortAfterMs: 0 });
@@ -47,6 +47,30 @@ describe("createStdioAdapter with the reference stdio server", () => {
     expect(await instance.liveSessionIds()).toEqual([]); // still answering after dispose (KILL-15 scenarios)
     await (instance as StdioInstance).close();
     await expect(instance.liveSessionIds()).rejects.toThrow(/was ended by the kit at the end of the scenario/);
+  });
+
+  it("carries the langchain capability: a description, invocations (one aborted at once), event messages and the hook", async () => {
+    const adapter = await createStdioAdapter({
+      command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, capabilities: ["langchain"],
+    });
+    const instance = await startIn(adapter);
+    const description = await instance.describeToolkit!({ agentName: "builder" });
+    expect(description.scopeKey).toBe("agent:builder");
+    expect(description.tools.map((tool) => tool.name)).toEqual(["exec", "process"]);
+    const toolkit = { scopeKey: "main" };
+    expect(await instance.invokeTool!({ toolkit, tool: "exec", args: { command: "echo hi" }, asToolCall: false }))
+      .toMatchObject({ kind: "return", value: "hi" });
+    const aborted = await instance.invokeTool!({ toolkit, tool: "exec", args: { command: "sleep 5; touch late" }, asToolCall: true, abortAfterMs: 0 });
+    expect(aborted).toMatchObject({ kind: "rejection", name: "AbortError", schemaError: false });
+    const started = await instance.invokeTool!({ toolkit, tool: "exec", args: { command: "echo done", background: true }, asToolCall: true });
+    expect(started).toMatchObject({ kind: "message", status: "success", artifact: { status: "running" } });
+    const deadline = Date.now() + 10_000;
+    while ((await instance.peekEvents("main")).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const conversation = await instance.applyBeforeModel!({ toolkit, messages: [{ type: "human", content: "hello" }] });
+    expect(conversation).toEqual([{ type: "human", content: "hello" }, { type: "human", content: expect.stringMatching(/^System: /) }]);
+    expect(await instance.drainEventMessages!({ toolkit })).toEqual([]);
+    await instance.dispose();
+    await (instance as StdioInstance).close();
   });
 
   it("ends the implementation by itself shortly after the last dispose", async () => {
@@ -137,7 +161,7 @@ describe("loadAdapterFromEnvironment with CONFORMANCE_COMMAND", () => {
 
   it("names the valid capabilities when CONFORMANCE_CAPABILITIES has an unknown one", async () => {
     await expect(loadAdapterFromEnvironment({ ...env, CONFORMANCE_CAPABILITIES: "pty,gpu" }))
-      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge, faults or none');
+      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge, faults, langchain or none');
   });
 
   it("rejects a CONFORMANCE_CALL_TIMEOUT_MS that is not a whole number", async () => {
