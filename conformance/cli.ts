@@ -17,6 +17,11 @@ import { readDivergences, type Divergences } from "./report/divergences.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
 const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+/** The step definitions beside this module: TypeScript loaded through tsx in the repository, compiled in the kit. */
+const STEPS_DIR = fileURLToPath(new URL("../step-definitions", import.meta.url));
+const STEP_IMPORTS = import.meta.url.endsWith(".ts")
+  ? [join(STEPS_DIR, "support/register-tsx.mjs"), join(STEPS_DIR, "**/*.ts")]
+  : [join(STEPS_DIR, "**/*.js")];
 
 function findPackageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
@@ -127,7 +132,7 @@ export async function runConformance(options: CliOptions, messagesDir = options.
     file: false,
     provided: {
       paths: options.paths ?? [join(PACKAGE_ROOT, "features/**/*.feature")],
-      import: [join(PACKAGE_ROOT, "step-definitions/support/register-tsx.mjs"), join(PACKAGE_ROOT, "step-definitions/**/*.ts")],
+      import: STEP_IMPORTS,
       tags: tagExpression(options.level, options.tags),
       parallel: options.parallel,
       retry: options.retry,

@@ -23,7 +23,8 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
       ...(capabilities ? { capabilities } : {}),
     });
   }
-  const modulePath = env["CONFORMANCE_ADAPTER"] ?? new URL("./adapters/reference.ts", import.meta.url).pathname;
+  const modulePath = env["CONFORMANCE_ADAPTER"] ?? new URL(`./adapters/reference${OWN_EXTENSION}`, import.meta.url).pathname;
+  if (OWN_EXTENSION === ".js" && TYPESCRIPT_MODULE.test(modulePath)) await registerTypeScript(modulePath);
   const loaded = (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: AdapterFactory };
   if (typeof loaded.default !== "function") {
     throw new Error(`The adapter module ${modulePath} must default-export a factory that returns a ConformanceAdapter.`);
@@ -57,4 +58,19 @@ function parseCapabilities(value: string | undefined): Capability[] | undefined 
     }
   }
   return names as Capability[];
+}
+
+/** ".ts" when the kit runs from its sources (tsx is registered already), ".js" when it runs compiled. */
+const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+const TYPESCRIPT_MODULE = /\.[cm]?ts$/;
+
+/** The compiled kit loads tsx only for a TypeScript adapter; tsx is the user's (an optional peer dependency). */
+async function registerTypeScript(modulePath: string): Promise<void> {
+  let api: { register(): unknown };
+  try {
+    api = (await import("tsx/esm/api")) as { register(): unknown };
+  } catch {
+    throw new Error(`The adapter module ${modulePath} is TypeScript: install tsx (npm install --save-dev tsx) to load it, or pass its compiled JavaScript.`);
+  }
+  api.register();
 }

@@ -2,11 +2,25 @@
 // The reference implementation over the stdio protocol (conformance/PROTOCOL.md):
 //   npx exec-process-conformance --command "node conformance/stdio-server.mjs"
 // stdout carries protocol lines only, so console output is moved to stderr before anything else runs.
-import { importStdioServer } from "./stdio-server-loader.mjs";
+// The kit starts this once per scenario, so it loads compiled JavaScript: in the kit's package the module next to
+// this file, in the repository the build in dist/ while it matches the sources (npm run build), else the
+// TypeScript sources through tsx, which is several times slower to start.
+import { existsSync } from "node:fs";
 
 for (const method of ["log", "info", "debug", "dir", "table"]) console[method] = console.error;
 const log = (line) => void process.stderr.write(`${line}\n`);
-const { serveStdio } = await importStdioServer(log);
+const { serveStdio } = await import(await serverModule());
 await serveStdio({ input: process.stdin, output: process.stdout, log, env: process.env });
 // Every session of the instance has ended; leftover handles (stdin, a loader thread) must not keep us alive.
 process.exit(0);
+
+async function serverModule() {
+  const packaged = new URL("./adapters/stdio-server.js", import.meta.url);
+  if (existsSync(packaged)) return packaged.href;
+  const root = new URL("..", import.meta.url);
+  const { isBuildFresh } = await import(new URL("scripts/build-manifest.mjs", root).href);
+  if (isBuildFresh(root.pathname)) return new URL("dist/conformance/adapters/stdio-server.js", root).href;
+  log("stdio-server: dist/ does not match the sources (run npm run build); loading the TypeScript through tsx");
+  (await import("tsx/esm/api")).register();
+  return new URL("./adapters/stdio-server.ts", import.meta.url).href;
+}

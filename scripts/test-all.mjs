@@ -57,6 +57,10 @@ function count(label, passed, failed, passedOnlyOnRetry = 0) {
 const typed = await run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
 count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
 
+// Build: dist/ and the kit's package in packages/conformance/, which the stdio runs and the package test use.
+const built = run("build", "node", ["scripts/build.mjs"]);
+count("build", built ? 1 : 0, built ? 0 : 1);
+
 // 2. Unit tests, counted from vitest's JSON report.
 const vitestJson = join(reports, "vitest.json");
 const unitOk = await run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);

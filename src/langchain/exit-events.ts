@@ -2,7 +2,7 @@
 // (a middleware) and for hand-built LangGraph graphs (a node function).
 import type { BaseMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
-import { createMiddleware } from "langchain";
+import { createMiddleware } from "./agent-middleware.js";
 import type { ThreadRuns } from "./thread-runs.js";
 
 /** What the delivery helpers need from a toolkit. */

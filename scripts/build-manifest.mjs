@@ -1,0 +1,35 @@
+// The record of what a build was made from: size and mtime of every source file under src/, conformance/ and
+// step-definitions/. The repository's stdio server uses the build only while it matches the sources.
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const SOURCE_DIRS = ["src", "conformance", "step-definitions"];
+const SOURCE_FILE = /\.(ts|mts|json)$/;
+export const MANIFEST = "dist/build-inputs.json";
+
+/** Size and mtime of every source file, by path relative to the repository root. */
+export function sourceInputs(root) {
+  const paths = SOURCE_DIRS.flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name))
+    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name))));
+  const inputs = {};
+  for (const path of paths.sort()) {
+    const { size, mtimeMs } = statSync(join(root, path));
+    inputs[path] = { size, mtimeMs };
+  }
+  return inputs;
+}
+
+export function writeBuildManifest(root, inputs) {
+  writeFileSync(join(root, MANIFEST), JSON.stringify(inputs));
+}
+
+/** Whether dist/ was built from the sources as they are now. */
+export function isBuildFresh(root) {
+  try {
+    const built = JSON.parse(readFileSync(join(root, MANIFEST), "utf8"));
+    return JSON.stringify(built) === JSON.stringify(sourceInputs(root));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,75 @@
+// `npm run build`: compiles src/, conformance/ and step-definitions/ into dist/ (tsconfig.build.json), then
+// assembles the conformance kit's package in packages/conformance/ from that build. The tools package ships
+// dist/src; the kit ships compiled JavaScript only, with its imports of src/ turned into imports of the tools
+// package by name.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sourceInputs, writeBuildManifest } from "./build-manifest.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const KIT = join(ROOT, "packages/conformance");
+/** Everything the build writes into the kit's folder (the rest of the folder is committed). */
+const KIT_OUTPUTS = ["conformance", "step-definitions", "features", "docs", "LICENSE"];
+/** Modules of src/ that the kit imports, and the entry of the tools package (package.json `exports`) that exports
+ * everything they export. */
+const TOOLS_ENTRIES = {
+  "src/index.js": "langchain-exec-process",
+  "src/langchain/toolkit.js": "langchain-exec-process",
+  "src/engine/index.js": "langchain-exec-process/engine",
+};
+/** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
+const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];
+
+const inputs = sourceInputs(ROOT);
+rmSync(join(ROOT, "dist"), { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+writeBuildManifest(ROOT, inputs);
+assembleKit();
+
+function assembleKit() {
+  checkVersions();
+  for (const output of KIT_OUTPUTS) rmSync(join(KIT, output), { recursive: true, force: true });
+  copyCompiled("conformance", (name) => /\.(js|d\.ts|json)$/.test(name));
+  copyCompiled("step-definitions", (name) => name.endsWith(".js"));
+  for (const file of KIT_CONFORMANCE_FILES) copyFileSync(join(ROOT, "conformance", file), join(KIT, "conformance", file));
+  cpSync(join(ROOT, "features"), join(KIT, "features"), { recursive: true });
+  mkdirSync(join(KIT, "docs"));
+  copyFileSync(join(ROOT, "docs/SPEC.md"), join(KIT, "docs/SPEC.md"));
+  copyFileSync(join(ROOT, "LICENSE"), join(KIT, "LICENSE"));
+}
+
+/** The kit depends on exactly the tools version built alongside it. */
+function checkVersions() {
+  const tools = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const kit = JSON.parse(readFileSync(join(KIT, "package.json"), "utf8"));
+  if (kit.version !== tools.version || kit.dependencies?.[tools.name] !== tools.version) {
+    throw new Error(`packages/conformance/package.json must have version ${tools.version} and depend on ${tools.name} ${tools.version}.`);
+  }
+}
+
+/** Copies dist/<dir> into the kit, keeping only matching files and rewriting imports of src/. */
+function copyCompiled(dir, keep) {
+  const from = join(ROOT, "dist", dir);
+  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !keep(entry.name)) continue;
+    const source = join(entry.parentPath ?? entry.path, entry.name);
+    const target = join(KIT, dir, relative(from, source));
+    mkdirSync(dirname(target), { recursive: true });
+    const text = readFileSync(source, "utf8");
+    writeFileSync(target, entry.name.endsWith(".json") ? text : toPackageImports(text, relative(ROOT, source)));
+  }
+}
+
+/** `../../src/index.js` → `langchain-exec-process`; drops the source-map comment (maps and sources do not ship). */
+function toPackageImports(text, file) {
+  return text
+    .replace(/(["'])(?:\.\.\/)+(src\/[\w/.-]+)\1/g, (match, quote, path) => {
+      const entry = TOOLS_ENTRIES[path];
+      if (!entry) throw new Error(`${file} imports ${path}, which is not an entry of the tools package (${Object.keys(TOOLS_ENTRIES).join(", ")}).`);
+      return `${quote}${entry}${quote}`;
+    })
+    .replace(/\n\/\/# sourceMappingURL=.*$/, "");
+}

@@ -1,0 +1,2 @@
+/** The specification text without Appendix A. */
+export function specWithoutAppendixA(text: string): string;

@@ -1,0 +1,206 @@
+// The two npm packages as a user gets them (issue 10): both are packed from the build, installed from their
+// tarballs in fresh folders (the tools without a C compiler), and used with plain `node`.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isBuildFresh } from "../../scripts/build-manifest.mjs";
+import { installedPackages, packagesBeyond, type InstalledPackage } from "./installed-packages.js";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const KIT_SOURCE = join(ROOT, "packages/conformance");
+const SETUP_TIMEOUT_MS = 600_000;
+const KIT_RUN_TIMEOUT_MS = 300_000;
+/** The tools' runtime dependencies (issue 10 asked for zod only; signal-exit came with host-end cleanup, issue 9). */
+const RUNTIME_DEPENDENCIES = ["signal-exit", "zod"];
+/** The kit's own runtime: none of these may reach a user of the tools. */
+const KIT_ONLY = ["@cucumber/cucumber", "tsx", "esbuild"];
+/** A feature with no @slow scenario; its @pty scenarios are left out, since the installs have no node-pty. */
+const KIT_FEATURE = "features/session_ids_and_names.feature";
+
+interface Run { code: number | null; stdout: string; stderr: string }
+interface PackResult { filename: string; files: Array<{ path: string }> }
+
+/** Runs a command to its end; the environment leaves out the test runner's own variables. */
+function run(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+  const env: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir(), ...extraEnv };
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function pack(folder: string, destination: string): Promise<PackResult> {
+  const result = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", destination], folder);
+  if (result.code !== 0) throw new Error(`npm pack in ${folder} failed:\n${result.stderr}`);
+  return (JSON.parse(result.stdout) as PackResult[])[0]!;
+}
+
+/** A fresh folder with the given tarballs and the peers installed, at the peer versions the repository uses. */
+async function install(folder: string, specs: string[], env: Record<string, string>): Promise<void> {
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "install-check", version: "1.0.0", private: true }));
+  const peers = ["@langchain/core", "langchain"].map((name) => `${name}@${versionInRepository(name)}`);
+  const result = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...specs, ...peers], folder, env);
+  if (result.code !== 0) throw new Error(`npm install in ${folder} failed:\n${result.stderr.slice(-3000)}`);
+}
+
+function versionInRepository(name: string): string {
+  return (JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+}
+
+const NO_COMPILER = { CC: "/bin/false", CXX: "/bin/false" };
+let work: string;
+let toolsPack: PackResult;
+let kitPack: PackResult;
+let toolsDir: string;
+let kitDir: string;
+
+beforeAll(async () => {
+  if (!isBuildFresh(ROOT)) {
+    const build = await run(process.execPath, ["scripts/build.mjs"], ROOT);
+    if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  }
+  work = mkdtempSync(join(tmpdir(), "package-check-"));
+  [toolsPack, kitPack] = [await pack(ROOT, work), await pack(KIT_SOURCE, work)];
+  toolsDir = mkdtempSync(join(work, "tools-"));
+  kitDir = mkdtempSync(join(work, "kit-"));
+  const toolsTarball = join(work, toolsPack.filename);
+  await Promise.all([
+    install(toolsDir, [toolsTarball], NO_COMPILER),
+    install(kitDir, [join(work, kitPack.filename), toolsTarball], NO_COMPILER),
+  ]);
+}, SETUP_TIMEOUT_MS);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("npm pack", () => {
+  it("packs the tools as the compiled tools, their sources, the specification, README, LICENSE and package.json", () => {
+    const outside = toolsPack.files.map((file) => file.path)
+      .filter((path) => !/^(dist\/src\/|src\/|docs\/SPEC\.md$|README\.md$|LICENSE$|package\.json$)/.test(path));
+    expect(outside).toEqual([]);
+    expect(toolsPack.files.map((file) => file.path)).toEqual(expect.arrayContaining(["dist/src/index.js", "dist/src/index.d.ts", "LICENSE", "docs/SPEC.md"]));
+  });
+
+  it("packs the kit as compiled JavaScript with its types, features and documents: no TypeScript, tests, reports or fixtures", () => {
+    const paths = kitPack.files.map((file) => file.path);
+    const unexpected = paths.filter((path) => /(^|\/)(test|tests|reports|fixtures)\//.test(path) || (/\.[cm]?ts$/.test(path) && !path.endsWith(".d.ts")));
+    expect(unexpected).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining([
+      "conformance/bin.mjs", "conformance/cli.js", "conformance/index.d.ts", "conformance/stdio-server.mjs",
+      "conformance/adapters/stdio-server.js", "conformance/PROTOCOL.md", "step-definitions/support/hooks.js",
+      KIT_FEATURE, "docs/SPEC.md", "LICENSE", "README.md",
+    ]));
+  });
+});
+
+describe("the tools package, installed without a C compiler", () => {
+  let installed: InstalledPackage[];
+  beforeAll(() => {
+    installed = installedPackages(toolsDir);
+  });
+
+  it("holds none of the kit's packages, and node-pty is left out", () => {
+    expect(KIT_ONLY.filter((name) => existsSync(join(toolsDir, "node_modules", name)))).toEqual([]);
+    expect(existsSync(join(toolsDir, "node_modules/node-pty"))).toBe(false);
+  });
+
+  it("declares zod and signal-exit as its only runtime dependencies, node-pty as optional, LangChain as peers", () => {
+    const manifest = JSON.parse(readFileSync(join(toolsDir, "node_modules/langchain-exec-process/package.json"), "utf8")) as Record<string, Record<string, string>>;
+    expect(Object.keys(manifest["dependencies"] ?? {})).toEqual(RUNTIME_DEPENDENCIES);
+    expect(Object.keys(manifest["optionalDependencies"] ?? {})).toEqual(["node-pty"]);
+    expect(Object.keys(manifest["peerDependencies"] ?? {})).toEqual(expect.arrayContaining(["@langchain/core", "langchain"]));
+  });
+
+  it("adds only itself and its declared dependencies to what the peers install", () => {
+    const declared = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
+    const beyond = packagesBeyond(installed, ["@langchain/core", "langchain"]);
+    const names = beyond.map((pkg) => pkg.name);
+    expect(names).toContain("langchain-exec-process");
+    expect(names.filter((name) => name !== "langchain-exec-process" && !declared.includes(name))).toEqual([]);
+    const megabytes = beyond.reduce((sum, pkg) => sum + pkg.bytes, 0) / 1e6;
+    console.log(`tools install: ${installed.length} packages; beyond the peers ${beyond.length} (${names.join(", ")}), ${megabytes.toFixed(2)} MB`);
+  });
+
+  it("runs exec from a plain-node script, and pty: true falls back to pipes with the PTY-05 warning", async () => {
+    const [plain, pty] = await execFromPlainNode(toolsDir);
+    expect(plain).toEqual({ pty: false, text: "packaged\npipes", status: "completed", exitCode: 0 });
+    expect(pty).toMatchObject({ pty: true, status: "completed", exitCode: 0 });
+    // One clean line: the missing module named, no file paths, no stack.
+    expect(pty!.text).toMatch(/^Warning: PTY spawn failed \([^\n/]*node-pty[^\n/]*\); retrying without PTY for `[^\n]+`\.\n\n\n\npackaged\npipes$/);
+  });
+
+  it("runs pty: true in a terminal once node-pty is there (the repository's build of it, linked in)", async () => {
+    symlinkSync(join(ROOT, "node_modules/node-pty"), join(toolsDir, "node_modules/node-pty"), "dir");
+    try {
+      const [plain, pty] = await execFromPlainNode(toolsDir);
+      expect(plain).toEqual({ pty: false, text: "packaged\npipes", status: "completed", exitCode: 0 });
+      expect(pty).toEqual({ pty: true, text: "packaged\r\nterminal", status: "completed", exitCode: 0 });
+    } finally {
+      unlinkSync(join(toolsDir, "node_modules/node-pty"));
+    }
+  });
+});
+
+interface ExecOutcome { pty: boolean; text: string; status: string; exitCode: number }
+
+/** Runs one command with and without `pty: true` through the installed package, from a plain-node script. */
+async function execFromPlainNode(folder: string): Promise<ExecOutcome[]> {
+  writeFileSync(join(folder, "exec-check.mjs"), [
+    'import { createSessionEngine, ExecToolkit } from "langchain-exec-process";',
+    "const engine = createSessionEngine();",
+    'const { exec } = new ExecToolkit({ engine, agentName: "check" });',
+    'const command = "echo packaged; tty -s && echo terminal || echo pipes";',
+    "const results = [];",
+    "for (const pty of [false, true]) {",
+    '  const message = await exec.invoke({ type: "tool_call", id: `call-${pty}`, name: "exec", args: { command, pty } });',
+    "  results.push({ pty, text: message.content, status: message.artifact.status, exitCode: message.artifact.exitCode });",
+    "}",
+    "await engine.dispose();",
+    "console.log(JSON.stringify(results));",
+  ].join("\n"));
+  const result = await run(process.execPath, ["exec-check.mjs"], folder);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as ExecOutcome[];
+}
+
+describe("the conformance kit, installed", () => {
+  const kitBin = () => join(kitDir, "node_modules/exec-process-conformance/conformance/bin.mjs");
+  const kitFeature = () => join(kitDir, "node_modules/exec-process-conformance", KIT_FEATURE);
+
+  it("holds neither tsx nor esbuild", () => {
+    expect(["tsx", "esbuild"].filter((name) => existsSync(join(kitDir, "node_modules", name)))).toEqual([]);
+  });
+
+  it("refuses a TypeScript adapter without tsx with a message that says to install it", async () => {
+    writeFileSync(join(kitDir, "typed-adapter.ts"), 'export default () => { throw new Error("never loaded"); };\n');
+    const result = await run(process.execPath, [kitBin(), "--adapter", "typed-adapter.ts", "--paths", kitFeature(), "--tags", "@ID-01"], kitDir);
+    expect(result.code).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toContain("is TypeScript: install tsx (npm install --save-dev tsx) to load it, or pass its compiled JavaScript.");
+  }, KIT_RUN_TIMEOUT_MS);
+
+  // The stdio run takes a few of the feature's rules only: it starts one server per scenario.
+  it.each([
+    ["in-process, against the reference adapter", "not @pty", []],
+    ["over stdio, against the packaged stdio server", "(@ID-01 or @NAME-01) and not @pty",
+      ["--command", "node node_modules/exec-process-conformance/conformance/stdio-server.mjs"]],
+  ])("runs one feature with plain node, %s", async (label, tags, extra) => {
+    const report = join(kitDir, `report-${label.split(",")[0]}`);
+    const result = await run(process.execPath, [
+      kitBin(), "--paths", kitFeature(), "--tags", tags, "--tolerance", "1500", "--report", report, ...extra,
+    ], kitDir);
+    expect(result.stderr).not.toMatch(/tsx|esbuild/);
+    expect(result.code).toBe(0);
+    const junit = readFileSync(join(report, "junit.xml"), "utf8");
+    expect(junit.match(/<testcase\b/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(junit).not.toMatch(/<(failure|error|skipped)\b/);
+  }, KIT_RUN_TIMEOUT_MS);
+});
