@@ -49,6 +49,8 @@ const USAGE = `Usage: exec-process-conformance [options]
   --call-timeout <ms>    per-call timeout for stdio implementations (default 60000, above the 30 s poll clamp)
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
   --retry <n>            run a failed scenario again up to n times (default 0)
+  --reuse                with --command: one implementation process per worker for its scenarios, one after
+                         another, when the implementation answers "reusable" (PROTOCOL.md, reuse)
   --paths <glob>         feature files to run (default: all)
   --divergences <file>   JSON {"RULE-ID": "note"}: failed rules with a note show as "diverges (explained)"
   --help`;
@@ -63,6 +65,8 @@ export interface CliOptions {
   callTimeoutMs: number;
   toleranceMs: number;
   retry: number;
+  /** --reuse: keep a --command implementation's process across the scenarios of a worker (PROTOCOL.md). */
+  reuse: boolean;
   paths?: string[];
   /** A JSON file of known divergences, rule id → note (conformance/report/divergences.ts). */
   divergences?: string;
@@ -74,7 +78,7 @@ export function parseCli(argv: string[]): CliOptions {
     options: {
       adapter: { type: "string" }, command: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
       parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
-      tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" },
+      tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" }, reuse: { type: "boolean" },
       divergences: { type: "string" },
     },
   });
@@ -91,6 +95,7 @@ export function parseCli(argv: string[]): CliOptions {
     callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
     toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
     retry: values.retry === undefined ? 0 : positiveInteger("--retry", values.retry),
+    reuse: values.reuse === true,
   };
   if (values.adapter) options.adapter = resolve(values.adapter);
   if (values.command) options.command = values.command;
@@ -121,6 +126,7 @@ export async function runConformance(options: CliOptions, messagesDir = options.
     process.env["CONFORMANCE_COMMAND_CWD"] ??= process.cwd();
   }
   process.env["CONFORMANCE_CALL_TIMEOUT_MS"] = String(options.callTimeoutMs);
+  if (options.reuse) process.env["CONFORMANCE_REUSE"] = "1";
   const files: Record<string, string> = {};
   if (options.report) {
     mkdirSync(options.report, { recursive: true });

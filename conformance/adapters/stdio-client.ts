@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { AdapterInstance, Capability, ConformanceAdapter, StartOptions } from "../adapter.js";
 import { StdioConnection } from "./stdio-connection.js";
-import { createStdioInstance, startImplementation } from "./stdio-instance.js";
+import { createStdioInstance, startImplementation, type Started } from "./stdio-instance.js";
 
 export interface StdioAdapterOptions {
   /** The shell command that starts the implementation, run as `/bin/sh -c <command>`. */
@@ -16,6 +16,11 @@ export interface StdioAdapterOptions {
   capabilities?: Capability[];
   /** The directory the command runs in, so that relative paths in it work. @default process.cwd() */
   commandCwd?: string;
+  /**
+   * Reuse one implementation process for the scenarios of this worker, one after another, when the implementation
+   * answers `reusable: true` (PROTOCOL.md, reuse). Off by default: every scenario gets a fresh process.
+   */
+  reuse?: boolean;
 }
 
 /** The adapter name of a stdio implementation, as the compliance matrix records it. */
@@ -25,7 +30,9 @@ export async function createStdioAdapter(options: StdioAdapterOptions): Promise<
   const command = resolveProgram(options.command, process.env["PATH"] ?? "");
   const launch = (env: Record<string, string>): StdioConnection =>
     new StdioConnection({ command, cwd: options.commandCwd ?? process.cwd(), env, timeoutMs: options.callTimeoutMs });
-  const capabilities = options.capabilities ?? await probeCapabilities(launch);
+  const probed = options.capabilities ? undefined : await probeImplementation(launch);
+  const capabilities = options.capabilities ?? probed?.capabilities ?? [];
+  const pool = options.reuse && (probed?.reusable ?? true) ? new ReusePool(launch) : undefined;
   /** Starts in progress, by scenario cwd (see `start`). */
   const starting = new Map<string, Promise<AdapterInstance>>();
   return {
@@ -36,7 +43,7 @@ export async function createStdioAdapter(options: StdioAdapterOptions): Promise<
     start(start: StartOptions): Promise<AdapterInstance> {
       let instance = starting.get(start.cwd);
       if (!instance) {
-        instance = startInstance(launch, start).finally(() => starting.delete(start.cwd));
+        instance = (pool ? pool.start(start) : startInstance(launch, start)).finally(() => starting.delete(start.cwd));
         starting.set(start.cwd, instance);
       }
       return instance;
@@ -47,21 +54,55 @@ export async function createStdioAdapter(options: StdioAdapterOptions): Promise<
 async function startInstance(launch: (env: Record<string, string>) => StdioConnection, start: StartOptions): Promise<AdapterInstance> {
   const { env, ...params } = start;
   const connection = launch(env);
-  return createStdioInstance(connection, await startImplementation(connection, params));
+  return createStdioInstance(connection, (await startImplementation(connection, params)).capabilities);
 }
 
-/** Runs the implementation once with a neutral environment and reads the capabilities its `start` answers. */
-async function probeCapabilities(launch: (env: Record<string, string>) => StdioConnection): Promise<Capability[]> {
+/**
+ * One implementation process kept for the scenarios of this worker (PROTOCOL.md, reuse). It runs with a neutral
+ * environment that carries no scenario's marker, so the survivor check sees only what the scenarios started; each
+ * scenario's environment travels in its `start`. A process that crashed or broke the protocol is replaced.
+ */
+class ReusePool {
+  readonly #launch: (env: Record<string, string>) => StdioConnection;
+  #idle: StdioConnection | undefined;
+  #home: string | undefined;
+
+  constructor(launch: (env: Record<string, string>) => StdioConnection) {
+    this.#launch = launch;
+    process.once("exit", () => {
+      this.#idle?.killGroup();
+      if (this.#home) rmSync(this.#home, { recursive: true, force: true });
+    });
+  }
+
+  async start(start: StartOptions): Promise<AdapterInstance> {
+    const reused = this.#idle?.usable ? this.#idle : undefined;
+    this.#idle = undefined;
+    const connection = reused ?? this.#launch(neutralEnv((this.#home ??= mkdtempSync(join(tmpdir(), "exec-conformance-reuse-")))));
+    const { capabilities } = await startImplementation(connection, start);
+    return createStdioInstance(connection, capabilities, async () => {
+      if (connection.usable) this.#idle = connection;
+      else await connection.end("after its scenario");
+    });
+  }
+}
+
+/** The environment of an implementation process that is not a scenario's: what a user's shell would give it. */
+function neutralEnv(home: string): Record<string, string> {
+  return { PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", HOME: home, SHELL: "/bin/sh", TERM: "dumb", LANG: "C.UTF-8" };
+}
+
+/** Runs the implementation once with a neutral environment and reads what its `start` answers. */
+async function probeImplementation(launch: (env: Record<string, string>) => StdioConnection): Promise<Started> {
   const root = mkdtempSync(join(tmpdir(), "exec-conformance-probe-"));
   const cwd = join(root, "work");
   const home = join(root, "home");
   for (const dir of [cwd, home]) mkdirSync(dir);
-  const env = { PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", HOME: home, SHELL: "/bin/sh", TERM: "dumb", LANG: "C.UTF-8" };
   try {
-    const connection = launch(env);
-    const capabilities = await startImplementation(connection, { config: {}, cwd });
+    const connection = launch(neutralEnv(home));
+    const started = await startImplementation(connection, { config: {}, cwd });
     await connection.end("after reading its capabilities"); // end of input: it disposes and exits
-    return capabilities;
+    return started;
   } catch (error) {
     (error as Error).message = `Reading the capabilities of the stdio implementation failed (set CONFORMANCE_CAPABILITIES to skip this probe).\n${(error as Error).message}`;
     throw error;

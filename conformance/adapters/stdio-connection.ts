@@ -65,6 +65,11 @@ export class StdioConnection {
     return this.#child.pid;
   }
 
+  /** True while requests can still be answered: not crashed, not ended, no protocol failure. */
+  get usable(): boolean {
+    return !this.#broken && !this.#ending && this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
   /**
    * Sends a request; `abortAfterMs` (calls only) sends `abort` for it after that many ms, 0 = in the same write.
    * With `abortAfterAnswer` the abort is sent at that time even when the answer came first (a run's signal outlives

@@ -1,9 +1,11 @@
 // One scenario's implementation behind the stdio protocol: every AdapterInstance method becomes one request, and
 // each result field the steps rely on is checked, so a malformed answer fails with a message instead of confusing
 // a step.
-import type { AdapterInstance, Capability, StartOptions } from "../adapter.js";
+import type { AdapterInstance, Capability } from "../adapter.js";
 import type { StdioConnection } from "./stdio-connection.js";
-import { CAPABILITIES, type CallParams, type Method, type ParamsOf, type ResultOf } from "./stdio-protocol.js";
+import {
+  CAPABILITIES, type CallParams, type Method, type ParamsOf, type ResultOf, type StartParams,
+} from "./stdio-protocol.js";
 
 /**
  * After `dispose`, the process stays up for requests that check the disposed engine (KILL-15). The adapter
@@ -18,29 +20,42 @@ export interface StdioInstance extends AdapterInstance {
   close(): Promise<void>;
 }
 
+/** What an implementation's `start` answered. */
+export interface Started {
+  capabilities: Capability[];
+  /** The implementation takes a new `start` after `dispose` (PROTOCOL.md, reuse). */
+  reusable: boolean;
+}
+
 /** Sends `start`; on any failure the process group is killed before the error is passed on. */
-export async function startImplementation(
-  connection: StdioConnection, start: Omit<StartOptions, "env">,
-): Promise<Capability[]> {
+export async function startImplementation(connection: StdioConnection, start: StartParams): Promise<Started> {
   try {
     const result = await connection.request("start", start);
     const offered = expectField(connection, "start", result, "capabilities", isStringArray);
-    return CAPABILITIES.filter((capability) => offered.includes(capability)); // unknown names are future ones
+    // unknown names are future ones
+    return { capabilities: CAPABILITIES.filter((capability) => offered.includes(capability)), reusable: result.reusable === true };
   } catch (error) {
     connection.killGroup();
     throw error;
   }
 }
 
-export function createStdioInstance(connection: StdioConnection, offered: Capability[]): StdioInstance {
+/**
+ * `release`, when given, replaces ending the process at the end of the scenario: the process is handed back for the
+ * next scenario (reuse). Without it the process ends after dispose, as PROTOCOL.md's default says.
+ */
+export function createStdioInstance(
+  connection: StdioConnection, offered: Capability[], release?: () => Promise<void>,
+): StdioInstance {
   let disposed = false;
   let active = 0;
   let endTimer: NodeJS.Timeout | undefined;
   let ended: Promise<void> | undefined;
-  const close = (reason = "at the end of the scenario"): Promise<void> => (ended ??= connection.end(reason));
+  const close = (reason = "at the end of the scenario"): Promise<void> =>
+    (ended ??= release ? release() : connection.end(reason));
   const armEnd = (): void => {
     clearTimeout(endTimer);
-    if (!disposed || active > 0 || ended) return;
+    if (release || !disposed || active > 0 || ended) return;
     endTimer = setTimeout(() => void close(`${END_AFTER_DISPOSE_MS} ms after dispose without a further request`).catch(() => {
       // nobody is waiting any more; a process that did not exit is reported by the After hook's survivor check
     }), END_AFTER_DISPOSE_MS);

@@ -10,7 +10,10 @@ import type {
 } from "../adapter.js";
 
 /** `start`: everything of StartOptions except `env`, which is the implementation's own process environment. */
-export type StartParams = Omit<StartOptions, "env">;
+export type StartParams = Omit<StartOptions, "env"> & {
+  /** Only to an implementation that answered `reusable: true` (PROTOCOL.md, reuse): the scenario's environment. */
+  env?: Record<string, string>;
+};
 
 /** `call`: the tool, its arguments and the call's options; `abortAfterMs` becomes a separate `abort` request. */
 export interface CallParams extends Omit<CallOptions, "abortAfterMs"> {
@@ -26,7 +29,7 @@ type Empty = Record<string, never>;
 
 /** Params and result of every method, by method name. */
 export interface ProtocolMethods {
-  start: { params: StartParams; result: { capabilities: Capability[] } };
+  start: { params: StartParams; result: { capabilities: Capability[]; reusable?: boolean } };
   call: { params: CallParams; result: CallOutcome };
   abort: { params: { callId: number }; result: Empty };
   drainEvents: { params: { scope: string }; result: { events: SystemEvent[] } };

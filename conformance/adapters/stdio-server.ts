@@ -25,6 +25,8 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
   const { input, output, log } = options;
   /** The instance, once `start` arrived; requests sent before it finished wait for it. */
   let instance: Promise<ReferenceInstance> | undefined;
+  /** Set by `dispose`: a later `start` (reuse, PROTOCOL.md) begins the next scenario's instance. */
+  let disposed = false;
   /** Abort controllers of the calls in flight, by request id. */
   const inFlight = new Map<number, AbortController>();
   /** Signals of finished invocations: a LangChain run's signal may still fire after its tool call (LC-22). */
@@ -38,10 +40,13 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
   };
   const handlers: Record<Method, Handler> = {
     async start(params) {
-      if (instance) throw new Error('"start" was already sent');
-      instance = startReference({ ...(params as unknown as StartParams), env: stringEnv(options.env) });
+      if (instance && !disposed) throw new Error('"start" was already sent; send "dispose" before the next "start"');
+      const { env, ...start } = params as unknown as StartParams;
+      disposed = false;
+      finishedRuns.clear();
+      instance = startReference({ ...start, env: env === undefined ? stringEnv(options.env) : scenarioEnv(env) });
       await instance;
-      return { capabilities: createReferenceAdapter().capabilities };
+      return { capabilities: createReferenceAdapter().capabilities, reusable: true };
     },
     async call(params, id) {
       const { tool, args, ...call } = params as unknown as { tool: unknown; args: unknown } & CallOptions;
@@ -89,7 +94,11 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
     applyBeforeModel: async (params) =>
       ({ messages: await (await started()).applyBeforeModel({ ...(params as unknown as BeforeModelRequest), toolkit: toolkitOf(params) }) }),
     // The engine is disposed; the process keeps serving (calls now reject, KILL-15) until stdin ends.
-    dispose: async () => (await (await started()).dispose(), {}),
+    dispose: async () => {
+      disposed = true;
+      await (await started()).dispose();
+      return {};
+    },
   };
 
   const disposeInstance = async (): Promise<void> => {
@@ -171,6 +180,14 @@ function toolkitOf(params: Record<string, unknown>): ToolkitSpec {
 function scopeOf(params: Record<string, unknown>): string {
   if (typeof params["scope"] !== "string") throw new Error(`"scope" must be a string (got ${JSON.stringify(params["scope"])})`);
   return params["scope"];
+}
+
+/** `env` of a reused implementation's `start`: the scenario's complete environment, every value a string. */
+function scenarioEnv(env: unknown): Record<string, string> {
+  const valid = typeof env === "object" && env !== null && !Array.isArray(env)
+    && Object.values(env).every((value) => typeof value === "string");
+  if (!valid) throw new Error(`"env" must be an object of strings (got ${JSON.stringify(env).slice(0, 100)})`);
+  return env as Record<string, string>;
 }
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -49,6 +49,35 @@ describe("createStdioAdapter with the reference stdio server", () => {
     await expect(instance.liveSessionIds()).rejects.toThrow(/was ended by the kit at the end of the scenario/);
   });
 
+  it("with reuse, runs the scenarios of a worker in one process, each with its own environment, and replaces a dead one", async () => {
+    const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, reuse: true });
+    const host = async (env: ScenarioEnv): Promise<{ pid: number; marker: string }> => {
+      const instance = await adapter.start({ env: env.env, config: { tools: { exec: {} } }, cwd: env.cwd });
+      const outcome = await instance.call("exec", { command: 'echo "$PPID $CONFORMANCE_SCENARIO"' }, { scope: "main" });
+      await instance.dispose();
+      await (instance as StdioInstance).close();
+      const [pid, marker] = (outcome as { text: string }).text.split(" ");
+      return { pid: Number(pid), marker: marker ?? "" };
+    };
+    const second = createScenarioEnv();
+    const third = createScenarioEnv();
+    try {
+      const a = await host(scenario);
+      const b = await host(second);
+      expect(b.pid).toBe(a.pid); // the same implementation process served both
+      expect([a.marker, b.marker]).toEqual([scenario.env["CONFORMANCE_SCENARIO"], second.env["CONFORMANCE_SCENARIO"]]);
+      expect(await second.survivors()).toEqual([]); // the idle process carries no scenario's marker
+      process.kill(b.pid, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const c = await host(third);
+      expect(c.pid).not.toBe(b.pid); // a dead process is replaced
+      process.kill(c.pid, "SIGTERM");
+    } finally {
+      second.cleanup();
+      third.cleanup();
+    }
+  });
+
   it("carries the langchain capability: a description, invocations (one aborted at once), event messages and the hook", async () => {
     const adapter = await createStdioAdapter({
       command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, capabilities: ["langchain"],

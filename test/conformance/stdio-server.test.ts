@@ -36,7 +36,7 @@ const start = () => peer.ask(1, "start", { config: { tools: { exec: {} } }, cwd:
 
 describe("the stdio server", () => {
   it("answers start with its capabilities and runs `echo hi` in the scenario's cwd", async () => {
-    expect(await start()).toEqual({ id: 1, result: { capabilities: ["pty", "executor", "bridge", "faults", "langchain"] } });
+    expect(await start()).toEqual({ id: 1, result: { capabilities: ["pty", "executor", "bridge", "faults", "langchain"], reusable: true } });
     const answer = await peer.ask(2, "call", { tool: "exec", args: { command: "echo hi; pwd" }, scope: "main" });
     expect(answer.result).toMatchObject({ kind: "result", text: `hi\n${scenario.cwd}`, isError: false });
     expect(answer.result?.["details"]).toMatchObject({ status: "completed", exitCode: 0 });
