@@ -8,3 +8,4 @@ export type {
   CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ProcessParams, ResultStatus,
   SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeRequest,
 } from "./types.js";
+export * from "../executors/index.js";

@@ -101,3 +101,21 @@ export const exitEvent = (status: string, id8: string, label: string, snippet: s
 // ---- exit labels (RES-25) ----
 export const exitLabel = (code: number | null, signal: string | null): string =>
   signal ? `signal ${signal}` : code !== null ? `code ${code}` : "unknown exit code";
+
+// ---- host executors: bubblewrap sandbox and SSH nodes (issue 13) ----
+export const sandboxUnavailable = (bwrapPath: string, reason: string): string =>
+  `The sandbox cannot start: bubblewrap ("${bwrapPath}") ${reason}. Install it (Debian/Ubuntu: apt-get install bubblewrap) ` +
+  "or pass bwrapPath; the kernel or container must allow unprivileged user namespaces " +
+  "(sysctl kernel.unprivileged_userns_clone=1; for Docker, a seccomp profile that permits clone with CLONE_NEWUSER). " +
+  "The command was not run: the sandbox never falls back to running unsandboxed.";
+export const sandboxWorkdirMissing = (cwd: string): string =>
+  `sandbox workdir "${cwd}" does not exist or is not a directory: command was not executed.`;
+export const SSH_MODULE_MISSING =
+  "SSH nodes need the optional package ssh2: install it with `npm i ssh2` next to langchain-exec-process.";
+export const unknownNode = (node: string | undefined, known: string[]): string =>
+  (node === undefined ? "exec host \"node\" needs the node parameter" : `Unknown node "${node}"`) +
+  `: known nodes are ${known.length > 0 ? known.map((name) => `"${name}"`).join(", ") : "(none)"}.`;
+export const sshConnectFailed = (node: string, reason: string): string =>
+  `Could not connect to node "${node}": ${reason}. Check the node's host, port and credentials.`;
+export const sshConnectionLost = (node: string): string =>
+  `\n[connection to node "${node}" lost: the remote command's outcome is unknown]\n`;

@@ -1,0 +1,66 @@
+// createSandboxExecutor: runs `host: "sandbox"` commands inside bubblewrap (issue 13, EXEC-08, EXEC-09).
+import { statSync } from "node:fs";
+import * as messages from "../../engine/messages.js";
+import type { ChildHandle, ChildSink } from "../../engine/spawn/child-handle.js";
+import { spawnWithPipes } from "../../engine/spawn/pipe-backend.js";
+import { spawnWithPty } from "../../engine/spawn/pty-backend.js";
+import { selectShell, shellArgs } from "../../engine/spawn/shell.js";
+import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
+import { createQueuedProcess } from "../executor-process.js";
+import { bwrapArgs, type SandboxBind } from "./bwrap-args.js";
+import { ensureBwrapUsable } from "./bwrap-probe.js";
+
+export type { SandboxBind };
+
+export interface SandboxExecutorOptions {
+  /** Host paths the command may write besides its working directory (mounted read-write). @default [] */
+  writable?: string[];
+  /** Share the host's network; false gives the sandbox its own network namespace with no interfaces. @default false */
+  network?: boolean;
+  /** The bubblewrap binary. @default "bwrap", looked up on PATH */
+  bwrapPath?: string;
+  /** Extra mounts, e.g. a cache directory or a read-only tool tree at another path. @default [] */
+  binds?: SandboxBind[];
+}
+
+/** A HostExecutor for `executors.sandbox`: every command runs in a fresh bubblewrap sandbox. Never runs unsandboxed. */
+export function createSandboxExecutor(options: SandboxExecutorOptions = {}): HostExecutor {
+  const bwrapPath = options.bwrapPath ?? "bwrap";
+  const writable = [...(options.writable ?? [])];
+  const binds = [...(options.binds ?? [])];
+  const network = options.network === true;
+  return {
+    async spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess> {
+      await ensureBwrapUsable(bwrapPath);
+      if (!isDirectory(request.cwd)) throw new Error(messages.sandboxWorkdirMissing(request.cwd));
+      const shell = selectShell(request.env);
+      const sandbox = bwrapArgs({ cwd: request.cwd, writable, binds, network });
+      const spawnRequest = {
+        shell: bwrapPath, args: [...sandbox, shell, ...shellArgs(shell)], command: request.command,
+        cwd: request.cwd, env: request.env,
+      };
+      const { process, events } = createQueuedProcess();
+      const sink: ChildSink = { onOutput: events.output, onExit: () => {}, onComplete: events.exit };
+      const child = request.pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
+      return withChild(process, child);
+    },
+  };
+}
+
+/** Kill signals bwrap's whole process group (or terminal session); `--die-with-parent` and the pid namespace end
+ * whatever escaped the group once bwrap itself is gone. */
+function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProcess {
+  if (child.pid !== undefined) process.pid = child.pid;
+  if (child.stdin) process.stdin = child.stdin;
+  const signal = child.signal;
+  if (signal) process.kill = (name) => signal(name);
+  return process;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
