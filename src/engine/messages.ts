@@ -119,3 +119,8 @@ export const sshConnectFailed = (node: string, reason: string): string =>
   `Could not connect to node "${node}": ${reason}. Check the node's host, port and credentials.`;
 export const sshConnectionLost = (node: string): string =>
   `\n[connection to node "${node}" lost: the remote command's outcome is unknown]\n`;
+export const nodeWorkdirMissing = (cwd: string): string => `workdir "${cwd}" does not exist on this node.`;
+export const nodeHostKeyRequired = (node: string): string =>
+  `SSH node "${node}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
+export const nodeAuthRequired = (node: string): string =>
+  `SSH node "${node}" needs one of privateKey, password or agent to authenticate.`;
