@@ -112,6 +112,19 @@ describeSandbox("createSandboxExecutor", () => {
     expect(gone, JSON.stringify(left)).toBe(true);
   });
 
+  it("a kill that reaches bwrap while it is still setting up leaves no process either", async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const marker = markerSeconds();
+      const { engine } = sandboxEngine();
+      await engine.exec({ host: "sandbox", command: `sleep ${marker}`, pty: true, background: true }, ctx);
+      await engine.dispose();
+      const gone = await waitUntil(() => processesWith(marker).length === 0, 5_000);
+      const left = processesWith(marker);
+      killAll(left);
+      expect(gone, `round ${round}: ${JSON.stringify(left)}`).toBe(true);
+    }
+  });
+
   it("runs pty: true sessions on a controlling terminal, seen as /dev/console with the host's /dev/pts hidden", async () => {
     const { engine } = sandboxEngine();
     const result = await engine.exec({

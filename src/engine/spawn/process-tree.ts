@@ -48,3 +48,8 @@ export function sendSignal(target: number, signal: NodeJS.Signals): void {
     // ESRCH: already gone; EPERM: not ours to signal
   }
 }
+
+/** Live members of the process group `pgid`. */
+export function processGroupMembers(pgid: number): number[] {
+  return readProcStats().filter((p) => p.pgid === pgid).map((p) => p.pid);
+}

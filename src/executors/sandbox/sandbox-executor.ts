@@ -1,8 +1,10 @@
 // createSandboxExecutor: runs `host: "sandbox"` commands inside bubblewrap (issue 13, EXEC-08, EXEC-09).
-import { statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import * as messages from "../../engine/messages.js";
 import type { ChildHandle, ChildSink } from "../../engine/spawn/child-handle.js";
 import { spawnWithPipes } from "../../engine/spawn/pipe-backend.js";
+import { processGroupMembers, sendSignal } from "../../engine/spawn/process-tree.js";
 import { spawnWithPty } from "../../engine/spawn/pty-backend.js";
 import { selectShell, shellArgs } from "../../engine/spawn/shell.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
@@ -25,7 +27,8 @@ export interface SandboxExecutorOptions {
 
 /** A HostExecutor for `executors.sandbox`: every command runs in a fresh bubblewrap sandbox. Never runs unsandboxed. */
 export function createSandboxExecutor(options: SandboxExecutorOptions = {}): HostExecutor {
-  const bwrapPath = options.bwrapPath ?? "bwrap";
+  // Looked up on this process's PATH once: the command's environment (with its own PATH) is for the command only.
+  const bwrapPath = resolveExecutable(options.bwrapPath ?? "bwrap");
   const writable = [...(options.writable ?? [])];
   const binds = [...(options.binds ?? [])];
   const network = options.network === true;
@@ -40,8 +43,16 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
         cwd: request.cwd, env: request.env,
       };
       const { process, events } = createQueuedProcess();
-      const sink: ChildSink = { onOutput: events.output, onExit: () => {}, onComplete: events.exit };
+      let bwrapPid: number | undefined;
+      const sink: ChildSink = {
+        onOutput: events.output,
+        onExit: () => {
+          if (bwrapPid !== undefined) endLeftovers(bwrapPid);
+        },
+        onComplete: events.exit,
+      };
       const child = request.pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
+      bwrapPid = child.pid;
       return withChild(process, child);
     },
   };
@@ -55,6 +66,29 @@ function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProces
   const signal = child.signal;
   if (signal) process.kill = (name) => signal(name);
   return process;
+}
+
+/**
+ * A signal that reaches bwrap while it is still setting up can end it before its child armed `--die-with-parent`;
+ * that child is the init of the sandbox's pid namespace and ignores SIGTERM from outside, so the sandbox would live
+ * on. Once bwrap has exited, SIGKILL whatever is left in its process group: killing that init ends the namespace.
+ */
+function endLeftovers(bwrapPid: number): void {
+  for (const pid of processGroupMembers(bwrapPid)) sendSignal(pid, "SIGKILL");
+}
+
+function resolveExecutable(name: string): string {
+  if (name.includes("/")) return name;
+  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
+    const candidate = join(dir || ".", name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return name; // the probe reports it as not installed
 }
 
 function isDirectory(path: string): boolean {
