@@ -65,6 +65,8 @@ function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProces
   if (child.stdin) process.stdin = child.stdin;
   const signal = child.signal;
   if (signal) process.kill = (name) => signal(name);
+  const reply = child.reply;
+  if (reply) process.reply = (data) => reply(data);
   return process;
 }
 

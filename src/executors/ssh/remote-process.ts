@@ -60,7 +60,12 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
   });
   channel.once("close", () => finish(...exitStatus));
 
-  if (pty) process.stdin = terminalInput(channel, () => finished);
+  if (pty) {
+    process.stdin = terminalInput(channel, () => finished);
+    process.reply = (data) => {
+      if (!finished) channel.write(data);
+    };
+  }
   else channel.end(); // EXEC-45: no input for non-terminal commands
   process.kill = sendSignal;
   return { process, done, kill: sendSignal };
