@@ -82,10 +82,20 @@ describeSandbox("createSandboxExecutor", () => {
     expect(textOf(result)).toBe("hello exec\n\n(Command exited with code 3)");
   });
 
+  it("reports the signal of a command that kills itself, and keeps exit codes above 128 as codes", async () => {
+    const { engine } = sandboxEngine();
+    const killed = await engine.exec({ host: "sandbox", command: "kill -s KILL $$" }, ctx);
+    expect(killed.details).toMatchObject({ exitCode: null, exitSignal: "SIGKILL" });
+    const coded = await engine.exec({ host: "sandbox", command: "exit 137" }, ctx);
+    expect(coded.details).toMatchObject({ exitCode: 137, exitSignal: null });
+    const terminal = await engine.exec({ host: "sandbox", command: "kill -s TERM $$", pty: true }, ctx);
+    expect(terminal.details).toMatchObject({ exitCode: null, exitSignal: "SIGTERM" });
+  });
+
   it("sees only its own processes (new pid namespace)", async () => {
     const { engine } = sandboxEngine();
     const result = await engine.exec({ host: "sandbox", command: "ls /proc | grep -c '^[0-9]'" }, ctx);
-    expect(Number(textOf(result).trim())).toBeLessThanOrEqual(4);
+    expect(Number(textOf(result).trim())).toBeLessThanOrEqual(6);
   });
 
   it("kill ends the whole sandboxed tree and leaves no process", async () => {

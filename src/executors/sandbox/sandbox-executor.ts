@@ -10,6 +10,7 @@ import { selectShell, shellArgs } from "../../engine/spawn/shell.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
 import { createQueuedProcess } from "../executor-process.js";
 import { bwrapArgs, type SandboxBind } from "./bwrap-args.js";
+import { createExitRecorder, STATUS_DIR_INSIDE } from "./exit-status.js";
 import { ensureBwrapUsable } from "./bwrap-probe.js";
 
 export type { SandboxBind };
@@ -37,10 +38,15 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
       await ensureBwrapUsable(bwrapPath);
       if (!isDirectory(request.cwd)) throw new Error(messages.sandboxWorkdirMissing(request.cwd));
       const shell = selectShell(request.env);
-      const sandbox = bwrapArgs({ cwd: request.cwd, writable, binds, network });
+      const recorder = createExitRecorder();
+      const sandbox = bwrapArgs({
+        cwd: request.cwd, writable, network,
+        binds: [...binds, { source: recorder.hostDir, target: STATUS_DIR_INSIDE }],
+      });
+      const { NODE_OPTIONS: nodeOptions, ...env } = request.env;
       const spawnRequest = {
-        shell: bwrapPath, args: [...sandbox, shell, ...shellArgs(shell)], command: request.command,
-        cwd: request.cwd, env: request.env,
+        shell: bwrapPath, args: [...sandbox, ...recorder.supervisorArgs(nodeOptions), shell, ...shellArgs(shell)],
+        command: request.command, cwd: request.cwd, env,
       };
       const { process, events } = createQueuedProcess();
       let bwrapPid: number | undefined;
@@ -49,9 +55,20 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
         onExit: () => {
           if (bwrapPid !== undefined) endLeftovers(bwrapPid);
         },
-        onComplete: events.exit,
+        // A signal that ended bwrap itself came from the engine's kill; otherwise the supervisor knows best.
+        onComplete: (code, signal) => {
+          const recorded = recorder.collect();
+          if (signal === null && recorded) events.exit(recorded.code, recorded.signal);
+          else events.exit(code, signal);
+        },
       };
-      const child = request.pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
+      let child: ChildHandle;
+      try {
+        child = request.pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
+      } catch (error) {
+        recorder.collect();
+        throw error;
+      }
       bwrapPid = child.pid;
       return withChild(process, child);
     },
