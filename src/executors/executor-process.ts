@@ -1,4 +1,6 @@
-// An ExecutorProcess whose events may start before the engine subscribes: output and exit are queued until then.
+// An ExecutorProcess whose events may start before the engine subscribes: output and exit are queued, then
+// delivered on a later turn of the event loop, after the engine attached the process to its session (so terminal
+// output is inspected as terminal output, INPUT-16).
 import type { ExecutorProcess } from "../engine/types.js";
 
 type OutputListener = (stream: "stdout" | "stderr", chunk: string | Uint8Array) => void;
@@ -11,33 +13,49 @@ export interface ProcessEvents {
   exit(code: number | null, signal: string | null): void;
 }
 
+type QueuedEvent = { output: Parameters<OutputListener> } | { exit: Parameters<ExitListener> };
+
 export function createQueuedProcess(): { process: ExecutorProcess; events: ProcessEvents } {
-  const pendingOutput: Array<Parameters<OutputListener>> = [];
-  let pendingExit: Parameters<ExitListener> | undefined;
+  const queue: QueuedEvent[] = [];
   let outputListener: OutputListener | undefined;
   let exitListener: ExitListener | undefined;
+  let live = false;
+  let scheduled = false;
   let exited = false;
+  const deliver = (event: QueuedEvent): void => {
+    if ("output" in event) outputListener?.(...event.output);
+    else exitListener?.(...event.exit);
+  };
+  const goLive = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      live = true;
+      for (const event of queue.splice(0)) deliver(event);
+    });
+  };
+  const emit = (event: QueuedEvent): void => {
+    if (live) deliver(event);
+    else queue.push(event);
+  };
   const process: ExecutorProcess = {
     onOutput(listener) {
       outputListener = listener;
-      for (const [stream, chunk] of pendingOutput.splice(0)) listener(stream, chunk);
+      goLive();
     },
     onExit(listener) {
       exitListener = listener;
-      if (pendingExit) listener(...pendingExit);
+      goLive();
     },
   };
   const events: ProcessEvents = {
     output(stream, chunk) {
-      if (exited) return;
-      if (outputListener) outputListener(stream, chunk);
-      else pendingOutput.push([stream, chunk]);
+      if (!exited) emit({ output: [stream, chunk] });
     },
     exit(code, signal) {
       if (exited) return;
       exited = true;
-      if (exitListener) exitListener(code, signal);
-      else pendingExit = [code, signal];
+      emit({ exit: [code, signal] });
     },
   };
   return { process, events };

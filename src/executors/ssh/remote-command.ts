@@ -38,8 +38,11 @@ export function remoteCommandLine(remote: RemoteCommand): string {
   ].join("; ");
 }
 
-/** Signals the remote process group, and the leader itself in case it left its group. */
+/**
+ * Signals the remote process group and, where pkill exists, every process of the command's session (the pid is
+ * also the session id), which reaches jobs a terminal shell put in groups of their own (PTY-08).
+ */
 export function remoteKillLine(pid: number, signal: "SIGTERM" | "SIGKILL"): string {
   const name = signal.slice(3);
-  return `kill -s ${name} -- -${pid} 2>/dev/null; kill -s ${name} ${pid} 2>/dev/null; true`;
+  return `kill -s ${name} -- -${pid} 2>/dev/null; kill -s ${name} ${pid} 2>/dev/null; pkill -${name} -s ${pid} 2>/dev/null; true`;
 }

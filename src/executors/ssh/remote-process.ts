@@ -1,5 +1,6 @@
 // One command running on a node: strips the pid frame from the output, signals the remote process group over a
 // second channel, and ends with a clear reason when the connection drops (issue 13).
+import { StringDecoder } from "node:string_decoder";
 import type { ClientChannel } from "ssh2";
 import { EOF_CHAR } from "../../engine/key-encoder.js";
 import * as messages from "../../engine/messages.js";
@@ -15,6 +16,8 @@ const MAX_FRAME_BYTES = 32;
 
 export interface RemoteProcess {
   readonly process: ExecutorProcess;
+  /** Resolves once the remote pid is known (then `process.pid` is set) or the command ended first. */
+  readonly started: Promise<void>;
   readonly done: Promise<void>;
   kill(signal: Signal): void;
 }
@@ -27,6 +30,8 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
   let exitStatus: [number | null, string | null] = [null, null];
   let resolveDone: () => void = () => {};
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  let resolveStarted: () => void = () => {};
+  const started = new Promise<void>((resolve) => (resolveStarted = resolve));
 
   const sendSignal = (signal: Signal): void => {
     if (finished || connection.closed) return;
@@ -41,6 +46,7 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
     finished = true;
     stopWatchingClose();
     events.exit(code, signal);
+    resolveStarted();
     resolveDone();
   };
   const stopWatchingClose = connection.onClose(() => {
@@ -49,10 +55,17 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
     finish(null, null);
   });
 
+  // Terminal output as text, like a local terminal's, so terminal queries in it are seen (INPUT-16).
+  const terminalText = pty ? new StringDecoder("utf8") : undefined;
   const frame = pidFrameReader((pid) => {
     remotePid = pid;
+    process.pid = pid;
+    resolveStarted();
     if (pendingSignal) sendSignal(pendingSignal);
-  }, (chunk) => events.output("stdout", chunk));
+  }, (chunk) => {
+    resolveStarted(); // output without a pid frame: the pid stays unknown
+    events.output("stdout", terminalText ? terminalText.write(chunk) : chunk);
+  });
   channel.on("data", (chunk: Buffer) => frame(chunk));
   channel.stderr.on("data", (chunk: Buffer) => events.output("stderr", chunk));
   channel.on("exit", (code: number | null, signal?: string) => {
@@ -68,7 +81,7 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
   }
   else channel.end(); // EXEC-45: no input for non-terminal commands
   process.kill = sendSignal;
-  return { process, done, kill: sendSignal };
+  return { process, started, done, kill: sendSignal };
 }
 
 /** Reads `<mark>pid<mark>` off the front of stdout, then passes everything through. */

@@ -42,6 +42,7 @@ export function createSshExecutor(options: SshExecutorOptions): SshExecutor {
       const remote = startRemoteProcess(connection, channel, request.pty);
       running.add(remote);
       void remote.done.then(() => running.delete(remote));
+      await remote.started; // the remote pid is reported like a local one (RES-22, RES-23)
       return remote.process;
     },
     async dispose() {
