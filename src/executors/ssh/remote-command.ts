@@ -39,10 +39,12 @@ export function remoteCommandLine(remote: RemoteCommand): string {
 }
 
 /**
- * Signals the remote process group and, where pkill exists, every process of the command's session (the pid is
- * also the session id), which reaches jobs a terminal shell put in groups of their own (PTY-08).
+ * Signals the other process groups of the command's session first (the pid is also the session id; a terminal shell
+ * puts jobs in groups of their own, PTY-08), found with ps where it exists, then the command's own group. Each
+ * group gets the signal once and at once, as a local group kill does.
  */
 export function remoteKillLine(pid: number, signal: "SIGTERM" | "SIGKILL"): string {
   const name = signal.slice(3);
-  return `kill -s ${name} -- -${pid} 2>/dev/null; kill -s ${name} ${pid} 2>/dev/null; pkill -${name} -s ${pid} 2>/dev/null; true`;
+  return `for g in $(ps -o pgid= -s ${pid} 2>/dev/null | sort -u); do [ "$g" = ${pid} ] || kill -s ${name} -- "-$g" 2>/dev/null; done; ` +
+    `kill -s ${name} -- -${pid} 2>/dev/null; true`;
 }
