@@ -53,3 +53,8 @@ export function sendSignal(target: number, signal: NodeJS.Signals): void {
 export function processGroupMembers(pgid: number): number[] {
   return readProcStats().filter((p) => p.pgid === pgid).map((p) => p.pid);
 }
+
+/** Live members of the terminal session led by `sid`, with their parents. */
+export function sessionMembers(sid: number): Array<{ pid: number; ppid: number }> {
+  return readProcStats().filter((p) => p.sid === sid).map(({ pid, ppid }) => ({ pid, ppid }));
+}

@@ -4,7 +4,7 @@ import { delimiter, join } from "node:path";
 import * as messages from "../../engine/messages.js";
 import type { ChildHandle, ChildSink } from "../../engine/spawn/child-handle.js";
 import { spawnWithPipes } from "../../engine/spawn/pipe-backend.js";
-import { processGroupMembers, sendSignal } from "../../engine/spawn/process-tree.js";
+import { processGroupMembers, sendSignal, sessionMembers } from "../../engine/spawn/process-tree.js";
 import { spawnWithPty } from "../../engine/spawn/pty-backend.js";
 import { selectShell, shellArgs } from "../../engine/spawn/shell.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
@@ -75,13 +75,24 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
   };
 }
 
-/** Kill signals bwrap's whole process group (or terminal session); `--die-with-parent` and the pid namespace end
- * whatever escaped the group once bwrap itself is gone. */
+/**
+ * SIGTERM goes to the processes inside the sandbox only: bwrap would die of it at once and take the command down
+ * without its grace period (KILL-08). SIGKILL goes to bwrap's whole group or terminal session; `--die-with-parent`
+ * and the pid namespace end whatever escaped it once bwrap is gone.
+ */
 function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProcess {
-  if (child.pid !== undefined) process.pid = child.pid;
+  const bwrapPid = child.pid;
+  if (bwrapPid !== undefined) process.pid = bwrapPid;
   if (child.stdin) process.stdin = child.stdin;
   const signal = child.signal;
-  if (signal) process.kill = (name) => signal(name);
+  if (signal && bwrapPid !== undefined) {
+    process.kill = (name) => {
+      if (name === "SIGKILL") return signal(name);
+      const inside = processesInside(bwrapPid);
+      if (inside.length === 0) return signal(name); // still setting up: nothing inside to be graceful with
+      for (const pid of inside) sendSignal(pid, name);
+    };
+  }
   const reply = child.reply;
   if (reply) process.reply = (data) => reply(data);
   return process;
@@ -94,6 +105,13 @@ function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProces
  */
 function endLeftovers(bwrapPid: number): void {
   for (const pid of processGroupMembers(bwrapPid)) sendSignal(pid, "SIGKILL");
+}
+
+/** bwrap's session (it leads one: detached or terminal spawn) without bwrap and the namespace init it forked. */
+function processesInside(bwrapPid: number): number[] {
+  const members = sessionMembers(bwrapPid);
+  const init = members.find((p) => p.ppid === bwrapPid);
+  return members.filter((p) => p.pid !== bwrapPid && p.pid !== init?.pid).map((p) => p.pid);
 }
 
 function resolveExecutable(name: string): string {
