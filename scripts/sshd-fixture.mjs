@@ -62,6 +62,8 @@ export async function startSshd() {
     `AuthorizedKeysFile ${join(dir, "authorized_keys")}`, "PermitRootLogin prohibit-password", "PasswordAuthentication no",
     "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", "MaxSessions 100", "MaxStartups 100:30:200",
     "LogLevel ERROR", "PrintMotd no", "ClientAliveInterval 0",
+    // bash sources ~/.bashrc for a command run by sshd unless SHLVL says it is nested: keep the tests free of that noise.
+    "SetEnv SHLVL=1",
   ].join("\n");
   writeFileSync(join(dir, "sshd_config"), `${config}\n`);
   const child = spawn(SSHD, ["-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
