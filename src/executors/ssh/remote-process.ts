@@ -13,6 +13,8 @@ type Signal = "SIGTERM" | "SIGKILL";
 const MARK_BYTE = PID_MARK.charCodeAt(0);
 /** The pid frame is short; output that does not start with one within this many bytes is passed on as is. */
 const MAX_FRAME_BYTES = 32;
+/** How long a closed channel may take to end its output streams before the command is reported finished anyway. */
+const STREAM_END_WAIT_MS = 1_000;
 
 export interface RemoteProcess {
   readonly process: ExecutorProcess;
@@ -71,7 +73,18 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
   channel.on("exit", (code: number | null, signal?: string) => {
     exitStatus = [typeof code === "number" ? code : null, signal ?? null];
   });
-  channel.once("close", () => finish(...exitStatus));
+  // The channel can close before its streams delivered their last chunks: finish once both ended too.
+  let open = 3;
+  const settle = (): void => {
+    open -= 1;
+    if (open === 0) finish(...exitStatus);
+  };
+  channel.once("end", settle);
+  channel.stderr.once("end", settle);
+  channel.once("close", () => {
+    settle();
+    setTimeout(() => finish(...exitStatus), STREAM_END_WAIT_MS).unref();
+  });
 
   if (pty) {
     process.stdin = terminalInput(channel, () => finished);
