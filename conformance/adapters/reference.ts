@@ -30,10 +30,13 @@ export interface ReferenceInstance extends Omit<AdapterInstance, keyof LangChain
   call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions, signal?: AbortSignal): Promise<CallOutcome>;
 }
 
-export async function startReference(options: StartOptions): Promise<ReferenceInstance> {
+/** `hostExecutors`: real executors to register (the through-host adapter); a scenario's fake executor replaces one. */
+export async function startReference(
+  options: StartOptions, hostExecutors: { sandbox?: HostExecutor; node?: HostExecutor } = {},
+): Promise<ReferenceInstance> {
   const wakes: WakeRequest[] = [];
   const requests: ExecutorRequest[] = [];
-  const executors: { sandbox?: HostExecutor; node?: HostExecutor } = {};
+  const executors: { sandbox?: HostExecutor; node?: HostExecutor } = { ...hostExecutors };
   if (options.executors?.sandbox) executors.sandbox = createFakeExecutor("sandbox", options.executors.sandbox, requests);
   if (options.executors?.node) executors.node = createFakeExecutor("node", options.executors.node, requests);
   const engine = createSessionEngine({

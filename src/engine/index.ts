@@ -9,3 +9,4 @@ export type {
   SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
 } from "./types.js";
 export type { SpawnFaults } from "./spawn/faults.js";
+export * from "../executors/index.js";

@@ -115,3 +115,26 @@ export const argumentTooLarge = (what: string, bytes: number, limit: number): st
 export const argumentsTooLarge = (bytes: number, limit: number): string =>
   `command and environment together are ${bytes} bytes, over the operating system's limit of ${limit} bytes for a new ` +
   "process (ARG_MAX, E2BIG): command was not executed. Shorten the command or the env values, or write long content to a file and pass its path instead.";
+
+// ---- host executors: bubblewrap sandbox and SSH nodes (issue 13) ----
+export const sandboxUnavailable = (bwrapPath: string, reason: string): string =>
+  `The sandbox cannot start: bubblewrap ("${bwrapPath}") ${reason}. Install it (Debian/Ubuntu: apt-get install bubblewrap) ` +
+  "or pass bwrapPath; the kernel or container must allow unprivileged user namespaces " +
+  "(sysctl kernel.unprivileged_userns_clone=1; for Docker, a seccomp profile that permits clone with CLONE_NEWUSER). " +
+  "The command was not run: the sandbox never falls back to running unsandboxed.";
+export const sandboxWorkdirMissing = (cwd: string): string =>
+  `sandbox workdir "${cwd}" does not exist or is not a directory: command was not executed.`;
+export const SSH_MODULE_MISSING =
+  "SSH nodes need the optional package ssh2: install it with `npm i ssh2` next to langchain-exec-process.";
+export const unknownNode = (node: string | undefined, known: string[]): string =>
+  (node === undefined ? "exec host \"node\" needs the node parameter" : `Unknown node "${node}"`) +
+  `: known nodes are ${known.length > 0 ? known.map((name) => `"${name}"`).join(", ") : "(none)"}.`;
+export const sshConnectFailed = (node: string, reason: string): string =>
+  `Could not connect to node "${node}": ${reason}. Check the node's host, port and credentials.`;
+export const sshConnectionLost = (node: string): string =>
+  `\n[connection to node "${node}" lost: the remote command's outcome is unknown]\n`;
+export const nodeWorkdirMissing = (cwd: string): string => `workdir "${cwd}" does not exist on this node.`;
+export const nodeHostKeyRequired = (node: string): string =>
+  `SSH node "${node}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
+export const nodeAuthRequired = (node: string): string =>
+  `SSH node "${node}" needs one of privateKey, password or agent to authenticate.`;

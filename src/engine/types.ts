@@ -89,6 +89,8 @@ export interface ExecutorProcess {
   stdin?: { write(data: string | Uint8Array): Promise<void>; end(): void; readonly writable: boolean };
   /** Absent: the session cannot be terminated (KILL-05). */
   kill?(signal: "SIGTERM" | "SIGKILL"): void;
+  /** Terminal sessions: answers a terminal query such as a cursor-position request, even after input ended (INPUT-16). */
+  reply?(data: string): void;
 }
 
 export interface SessionEngineOptions {

@@ -17,12 +17,13 @@ export async function spawnWithExecutor(
     sink.onExit();
     sink.onComplete(code, signal);
   });
-  const { stdin, kill } = process;
+  const { stdin, kill, reply } = process;
   return {
     pid: process.pid,
     pty: request.pty,
     stdin,
     signal: kill ? (signal) => kill.call(process, signal) : undefined,
+    ...(reply ? { reply: (data: string) => reply.call(process, data) } : {}),
     release() {},
   };
 }

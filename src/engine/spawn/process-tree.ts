@@ -87,3 +87,13 @@ function listProcessIds(): string[] {
     return []; // not Linux
   }
 }
+
+/** Live members of the process group `pgid`. */
+export function processGroupMembers(pgid: number): number[] {
+  return readProcStats().filter((p) => p.pgid === pgid).map((p) => p.pid);
+}
+
+/** Live members of the terminal session led by `sid`, with their parents. */
+export function sessionMembers(sid: number): Array<{ pid: number; ppid: number }> {
+  return readProcStats().filter((p) => p.sid === sid).map(({ pid, ppid }) => ({ pid, ppid }));
+}

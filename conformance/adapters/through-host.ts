@@ -1,0 +1,75 @@
+// The reference adapter with every exec call sent to a real host executor (issue 13): CONFORMANCE_HOST=sandbox runs
+// the commands in bubblewrap, CONFORMANCE_HOST=node over SSH to the node described by SSH_FIXTURE (JSON: host, port,
+// username, privateKey, hostKey; scripts/sshd-fixture.mjs provides one). A call that names its own host keeps it.
+// Rules that cannot hold through an executor are listed, with reasons, in through-host-exclusions.json.
+import type { AdapterInstance, ConformanceAdapter, StartOptions } from "../adapter.js";
+import { createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/engine/index.js";
+import { startReference, type ReferenceInstance } from "./reference.js";
+
+type Host = "sandbox" | "node";
+
+export default function createThroughHostAdapter(): ConformanceAdapter {
+  const host = readHost(process.env["CONFORMANCE_HOST"]);
+  return {
+    name: `langchain-exec-process (reference, through host "${host}")`,
+    capabilities: ["pty", "executor", "bridge"],
+    start: (options) => startThroughHost(host, options),
+  };
+}
+
+function readHost(value: string | undefined): Host {
+  if (value === "sandbox" || value === "node") return value;
+  throw new Error(`CONFORMANCE_HOST must be "sandbox" or "node" for the through-host adapter (got "${value ?? ""}").`);
+}
+
+/** How long the worker's executor outlives its last scenario: the next scenario reuses its SSH connection, and the
+ * connection still closes when the run is over, so the worker's event loop drains. */
+const IDLE_CLOSE_MS = 1_000;
+let shared: { host: Host; executor: HostExecutor; users: number; idleTimer?: NodeJS.Timeout } | undefined;
+
+function acquireExecutor(host: Host): HostExecutor {
+  if (shared?.host !== host) shared = { host, executor: createExecutor(host), users: 0 };
+  clearTimeout(shared.idleTimer);
+  shared.users += 1;
+  return shared.executor;
+}
+
+function releaseExecutor(): void {
+  const current = shared;
+  if (!current) return;
+  current.users -= 1;
+  if (current.users > 0) return;
+  current.idleTimer = setTimeout(() => {
+    if (shared === current) shared = undefined;
+    void (current.executor as { dispose?: () => Promise<void> }).dispose?.();
+  }, IDLE_CLOSE_MS);
+}
+
+async function startThroughHost(host: Host, options: StartOptions): Promise<AdapterInstance> {
+  const executor = acquireExecutor(host);
+  let instance: ReferenceInstance;
+  try {
+    instance = await startReference(options, { [host]: executor });
+  } catch (error) {
+    releaseExecutor();
+    throw error;
+  }
+  let released = false;
+  return {
+    ...instance,
+    call: (tool, args, call) => instance.call(tool, tool === "exec" && args["host"] === undefined ? { ...args, host } : args, call),
+    async dispose() {
+      await instance.dispose();
+      if (!released) releaseExecutor();
+      released = true;
+    },
+  };
+}
+
+function createExecutor(host: Host): HostExecutor {
+  if (host === "sandbox") return createSandboxExecutor();
+  const raw = process.env["SSH_FIXTURE"];
+  if (!raw) throw new Error("CONFORMANCE_HOST=node needs SSH_FIXTURE (run the kit through scripts/sshd-fixture.mjs).");
+  const node = JSON.parse(raw) as { host: string; port: number; username: string; privateKey: string; hostKey: string };
+  return createSshExecutor({ nodes: { fixture: node } });
+}
