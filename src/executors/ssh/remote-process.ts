@@ -81,7 +81,12 @@ export function startRemoteProcess(connection: NodeConnection, channel: ClientCh
   };
   channel.once("end", settle);
   channel.stderr.once("end", settle);
-  channel.once("close", () => {
+  // ssh2 emits "exit" as it parses the exit status, which may be in the same read as the channel's opening, before
+  // the listener above exists; "close" carries the same status, recorded by ssh2 whenever it came.
+  channel.once("close", (code?: number | null, signal?: string) => {
+    if (code !== undefined && exitStatus[0] === null && exitStatus[1] === null) {
+      exitStatus = [typeof code === "number" ? code : null, signal ?? null];
+    }
     settle();
     setTimeout(() => finish(...exitStatus), STREAM_END_WAIT_MS).unref();
   });
