@@ -118,7 +118,8 @@ Feature: process list
       When exec is called with '{"command": "echo tick; sleep 60", "timeoutSeconds": 1, "background": true}'
       And the session finishes
       And the sessions are listed
-      Then the text is "<id> failed    1s [overall-timeout] :: echo tick;"
+      Then the text matches "^<id> failed    [0-9]+s \[overall-timeout\] :: echo tick;$"
+      And the line of the listed session "id" shows the compact duration of its runtimeMs
 
     @LIST-05 @upstream @pty
     Scenario: a PTY session silent beyond the input-wait threshold carries the input-wait marker
@@ -196,14 +197,16 @@ Feature: process list
         """
       And 1600 ms pass
       And the sessions are listed
-      Then the text is "<id> running   2s [input-wait] :: printf 'Name? ';"
+      Then the text matches "^<id> running   [0-9]+s \[input-wait\] :: printf 'Name\? ';$"
+      And the line of the listed session "id" shows the compact duration of its runtimeMs
 
     @LIST-06 @upstream
     Scenario: the documented timeout line
       When exec is called with '{"command": "echo tick; sleep 60", "timeoutSeconds": 1, "background": true}'
       And the session finishes
       And the sessions are listed
-      Then the text is "<id> failed    1s [overall-timeout] :: echo tick;"
+      Then the text matches "^<id> failed    [0-9]+s \[overall-timeout\] :: echo tick;$"
+      And the line of the listed session "id" shows the compact duration of its runtimeMs
 
   Rule: Without sessions list says so
 
