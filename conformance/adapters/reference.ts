@@ -1,9 +1,10 @@
 // The reference adapter: drives the real LangChain tools of this package with tool calls, so the kit checks
 // exactly what an agent sees (text = ToolMessage content, details = artifact, isError = status "error").
 import { EventEmitter } from "node:events";
+import { createRequire } from "node:module";
 import type { ToolMessage } from "@langchain/core/messages";
 import type {
-  AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, ConformanceAdapter, ExecutorRequest,
+  AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, Capability, ConformanceAdapter, ExecutorRequest,
   FaultSpec, StartOptions, ToolUpdate, WakeRequest,
 } from "../adapter.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
@@ -14,7 +15,23 @@ import { createFakeExecutor } from "./fake-executor.js";
 import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
-  return { name: "langchain-exec-process (reference)", capabilities: ["pty", "executor", "bridge", "faults", "langchain"], start: startReference };
+  const capabilities: Capability[] = [...(ptyAvailable() ? ["pty" as const] : []), "executor", "bridge", "faults", "langchain"];
+  return { name: "langchain-exec-process (reference)", capabilities, start: startReference };
+}
+
+let ptyLoads: boolean | undefined;
+
+/** node-pty is optional: without it (or without its native build) PTY scenarios are not applicable here. */
+function ptyAvailable(): boolean {
+  if (ptyLoads === undefined) {
+    try {
+      createRequire(import.meta.url)("node-pty");
+      ptyLoads = true;
+    } catch {
+      ptyLoads = false;
+    }
+  }
+  return ptyLoads;
 }
 
 function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: FaultSpec): SpawnFaults {
