@@ -81,3 +81,11 @@ export function killAll(processes: Array<{ pid: number }>): void {
 export function markerSeconds(): string {
   return `${1000 + Math.floor(Math.random() * 8000)}.${Math.floor(Math.random() * 900) + 100}`;
 }
+
+/** Polls a session until its terminal result (a waiting poll returns at the first output, POLL-07). */
+export async function pollUntilDone(engine: SessionEngine, sessionId: string): Promise<ToolResult> {
+  for (;;) {
+    const result = await engine.process({ action: "poll", sessionId, timeout: 10_000 }, ctx);
+    if (result.details.status !== "running") return result;
+  }
+}

@@ -7,7 +7,7 @@ import { createSshExecutor, type SshExecutor, type SshNode } from "../../src/ind
 import * as messages from "../../src/engine/messages.js";
 import { sshdUnavailableReason, startSshd } from "../../scripts/sshd-fixture.mjs";
 import {
-  cleanUp, ctx, engineWith, killAll, markerSeconds, onCleanUp, processesWith, scratchDir, sessionIdOf, sleepers, textOf,
+  cleanUp, ctx, engineWith, killAll, markerSeconds, onCleanUp, pollUntilDone, processesWith, scratchDir, sessionIdOf, sleepers, textOf,
   waitUntil,
 } from "./helpers.js";
 
@@ -54,7 +54,8 @@ describeSsh("createSshExecutor", () => {
   it("keeps stdout and stderr apart", async () => {
     const { engine } = sshEngine();
     const started = await engine.exec({ host: "node", command: "echo out; echo err >&2", background: true }, ctx);
-    await engine.process({ action: "poll", sessionId: sessionIdOf(started), timeout: 10_000 }, ctx);
+    // A waiting poll returns at the first output (POLL-07): wait for the end, then read everything.
+    expect((await pollUntilDone(engine, sessionIdOf(started))).details.status).toBe("completed");
     const log = await engine.process({ action: "log", sessionId: sessionIdOf(started) }, ctx);
     expect(textOf(log).split("\n").sort()).toEqual(["err", "out"]);
   });
