@@ -8,13 +8,14 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
-interface Fault { fixture: string; tags: string; breaks: string[] }
+/** `fresh`: one implementation process per scenario (the protocol's default) instead of one per worker (--reuse). */
+interface Fault { fixture: string; tags: string; breaks: string[]; fresh?: true }
 
 const FAULTS: Fault[] = [
   { fixture: "log-default-100", tags: "@LOG-03 or @LOG-04", breaks: ["LOG-03", "LOG-04"] },
   { fixture: "poll-clamp-10s", tags: "@POLL-09 and @slow", breaks: ["POLL-09"] },
   { fixture: "event-after-kill", tags: "@KILL-07 or @NOTIFY-06", breaks: ["KILL-07", "NOTIFY-06"] },
-  { fixture: "list-unsorted", tags: "@LIST-02", breaks: ["LIST-02"] },
+  { fixture: "list-unsorted", tags: "@LIST-02", breaks: ["LIST-02"], fresh: true },
   { fixture: "wait-ignores-stdin", tags: "@WAIT-03 or @WAIT-07", breaks: ["WAIT-03"] },
   { fixture: "yield-floor-1000", tags: "@EXEC-22", breaks: ["EXEC-22"] },
   { fixture: "alias-fallthrough", tags: "@SET-07 and not @slow", breaks: ["SET-07"] },
@@ -31,7 +32,7 @@ interface Verdicts { exitCode: number | null; failed: string[] }
 function runKit(fault: Fault): Promise<Verdicts> {
   const report = mkdtempSync(join(tmpdir(), `faulty-${fault.fixture}-`));
   const command = `"${process.execPath}" "${join(ROOT, "conformance/fixtures/faulty", `${fault.fixture}.mjs`)}"`;
-  const args = ["conformance/bin.mjs", "--command", command, "--tags", fault.tags, "--report", report, "--call-timeout", "60000"];
+  const args = ["conformance/bin.mjs", ...(fault.fresh ? [] : ["--reuse"]), "--command", command, "--tags", fault.tags, "--report", report, "--call-timeout", "60000"];
   return new Promise((resolve, reject) => {
     const kit = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
     kit.once("error", reject);
