@@ -9,7 +9,7 @@ const reports = "reports/test";
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const parallel = process.env.CONFORMANCE_PARALLEL ?? "8";
-const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "8";
+const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "6";
 // Upper-bound timing tolerance T (SPEC §0.8): generous here, so that a loaded CI machine cannot fail a timing bound.
 const tolerance = process.env.CONFORMANCE_TOLERANCE_MS ?? "1500";
 const tally = { passed: 0, failed: 0, retried: 0 };
@@ -82,7 +82,7 @@ const runs = [
 // missing). CONFORMANCE_THROUGH_HOST=0 leaves these runs out.
 const throughHostFeatures = ["exec_parameters", "exec_lifecycle", "exec_results", "process_actions", "poll", "log", "list",
   "input", "pty", "termination"].flatMap((name) => ["--paths", `features/${name}.feature`]);
-const throughHostParallel = process.env.CONFORMANCE_THROUGH_HOST_PARALLEL ?? "4";
+const throughHostParallel = process.env.CONFORMANCE_THROUGH_HOST_PARALLEL ?? "3";
 const throughHost = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : ["sandbox", "node"].map((host) => [
   `conformance (through ${host})`, ["--parallel", throughHostParallel, ...throughHostFeatures],
   ["scripts/conformance-through-host.mjs", host],
