@@ -37,6 +37,8 @@ export class StdioConnection {
   #nextId = 1;
   /** Set once the conversation is over; every later request fails with it. */
   #broken: StdioProtocolError | undefined;
+  /** A malformed line was read: no further line is handled, and the failure follows once stderr settled. */
+  #failing = false;
   #exitReported = false;
   /** Set when the kit closed stdin: the exit that follows is expected. */
   #ending = false;
@@ -164,7 +166,7 @@ export class StdioConnection {
   #readStdout(chunk: string): void {
     this.#stdout += chunk;
     let newline: number;
-    while (!this.#broken && (newline = this.#stdout.indexOf("\n")) >= 0) {
+    while (!this.#broken && !this.#failing && (newline = this.#stdout.indexOf("\n")) >= 0) {
       const line = this.#stdout.slice(0, newline);
       this.#stdout = this.#stdout.slice(newline + 1);
       if (line.trim() !== "") this.#handleLine(line);
@@ -177,7 +179,9 @@ export class StdioConnection {
       response = parseResponse(line);
     } catch (error) {
       const excerpt = line.length > LINE_EXCERPT_CHARS ? `${line.slice(0, LINE_EXCERPT_CHARS)}…` : line;
-      this.fail(this.error("malformed-line", `wrote a line to stdout that is not a protocol response (${(error as Error).message}): ${JSON.stringify(excerpt)}. stdout carries protocol lines only; write logs to stderr.`));
+      // What it logged just before is often still in the stderr pipe: let it arrive, so the report shows it.
+      this.#failing = true;
+      void delay(STDERR_SETTLE_MS).then(() => this.fail(this.error("malformed-line", `wrote a line to stdout that is not a protocol response (${(error as Error).message}): ${JSON.stringify(excerpt)}. stdout carries protocol lines only; write logs to stderr.`)));
       return;
     }
     const pending = this.#pending.get(response.id);
