@@ -4,31 +4,20 @@ import { Then, When } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
 import { inline, normalize, parseJsonArgs, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
+import { waitUntilNotLive } from "./support/waits.js";
 
 interface FinalResult {
   status: unknown;
   aggregated: string;
 }
 
-const FINISH_LIMIT_MS = 60_000;
-const CHECK_EVERY_MS = 20;
 const finalResults = new WeakMap<ConformanceWorld, FinalResult[]>();
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function call(world: ConformanceWorld, tool: "exec" | "process", args: Record<string, unknown>) {
   const { outcome } = await world.startCall(tool, args);
   if (outcome.kind !== "result") throw new Error(`${tool} ${JSON.stringify(args)} was rejected: ${outcome.message}`);
   return outcome;
-}
-
-async function waitUntilNotLive(world: ConformanceWorld, id: string): Promise<void> {
-  const instance = await world.ensureStarted();
-  const deadline = Date.now() + FINISH_LIMIT_MS;
-  while ((await instance.liveSessionIds()).includes(id)) {
-    if (Date.now() > deadline) throw new Error(`Session ${id} was still live after ${FINISH_LIMIT_MS} ms.`);
-    await sleep(CHECK_EVERY_MS);
-  }
 }
 
 /** One run: the foreground exec result, or the poll of a background session once it has exited. */

@@ -6,10 +6,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { inline, normalize, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
+import { waitUntilNotLive } from "./support/waits.js";
 
-const FINISH_LIMIT_MS = 60_000;
-const CHECK_EVERY_MS = 20;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Session ids started by the series steps below, per scenario, in start order. */
 const seriesIds = new WeakMap<ConformanceWorld, string[]>();
@@ -27,15 +25,6 @@ function lastSessionId(world: ConformanceWorld): string {
   const id = world.lastResult().details["sessionId"];
   assert.equal(typeof id, "string", `the exec result has no sessionId: ${JSON.stringify(world.lastResult().details)}`);
   return id as string;
-}
-
-async function waitUntilNotLive(world: ConformanceWorld, id: string): Promise<void> {
-  const instance = await world.ensureStarted();
-  const deadline = Date.now() + FINISH_LIMIT_MS;
-  while ((await instance.liveSessionIds()).includes(id)) {
-    if (Date.now() > deadline) throw new Error(`Session ${id} was still live after ${FINISH_LIMIT_MS} ms.`);
-    await sleep(CHECK_EVERY_MS);
-  }
 }
 
 function assertExactText(world: ConformanceWorld, expected: string): void {

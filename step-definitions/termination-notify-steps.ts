@@ -6,12 +6,10 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { BridgeProbe, BridgeProbeResult } from "../conformance/adapter.js";
 import { parseJsonArgs, readPath } from "./support/text.js";
+import { CHECK_EVERY_MS, sleep } from "./support/waits.js";
 import type { ConformanceWorld } from "./support/world.js";
 
 const FILE_WAIT_MS = 5000;
-const CHECK_EVERY_MS = 20;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reads a pid (or other one-line value) a command wrote into a file of the scenario's working directory. */
 function readLine(world: ConformanceWorld, file: string): string {

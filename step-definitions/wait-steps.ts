@@ -1,11 +1,8 @@
 // Steps that let time pass or wait for an observable state, always with a bound.
 import { When } from "@cucumber/cucumber";
+import { CHECK_EVERY_MS, FINISH_LIMIT_MS, sleep, waitUntilNotLive } from "./support/waits.js";
 import type { ConformanceWorld } from "./support/world.js";
 
-const FINISH_LIMIT_MS = 60_000;
-const CHECK_EVERY_MS = 20;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 When("{int} ms pass(es)", async function (this: ConformanceWorld, ms: number) {
   await sleep(ms);
@@ -15,16 +12,7 @@ When("{float} seconds pass", async function (this: ConformanceWorld, seconds: nu
   await sleep(seconds * 1000);
 });
 
-/** Waits until the session's process is confirmed exited (it leaves liveSessionIds, REG-14). */
-async function waitUntilFinished(world: ConformanceWorld, name: string): Promise<void> {
-  const id = world.sessionId(name);
-  const instance = await world.ensureStarted();
-  const deadline = Date.now() + FINISH_LIMIT_MS;
-  while ((await instance.liveSessionIds()).includes(id)) {
-    if (Date.now() > deadline) throw new Error(`Session ${id} was still live after ${FINISH_LIMIT_MS} ms.`);
-    await sleep(CHECK_EVERY_MS);
-  }
-}
+const waitUntilFinished = (world: ConformanceWorld, name: string): Promise<void> => waitUntilNotLive(world, world.sessionId(name));
 
 When("the session finishes", async function (this: ConformanceWorld) {
   await waitUntilFinished(this, "id");

@@ -10,7 +10,7 @@ import {
 } from "./key-encoder.js";
 import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND, KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
 import { deriveSessionName } from "./session-name.js";
-import { signalMarkedProcesses } from "./spawn/session-marker.js";
+import { SESSION_MARKER_VARIABLE, signalMarkedProcesses } from "./spawn/session-marker.js";
 
 export type SessionState = "running" | "finalizing" | "finished";
 export type TerminationReason = "overall-timeout" | "manual-cancel";
@@ -41,7 +41,7 @@ export class Session {
   readonly ttlMs: number;
   readonly marker: string;
   /** The processes carry the marker: termination also signals the ones that left the group. */
-  markerSignals = false;
+  #markerSignals = false;
   /** Processes outside the group that still held the output when the session was settled without end-of-file. */
   outputHolders: number[] = [];
   readonly startedAt = Date.now();
@@ -185,7 +185,7 @@ export class Session {
   /** The group (KILL-08), and the processes that left it but carry the session's marker. */
   #signalTree(signal: "SIGTERM" | "SIGKILL"): void {
     this.child?.signal?.(signal);
-    if (this.markerSignals) signalMarkedProcesses(this.marker, signal, this.pid);
+    if (this.#markerSignals) signalMarkedProcesses(this.marker, signal, this.pid);
   }
 
   get terminationPending(): boolean {
@@ -236,6 +236,15 @@ export class Session {
     for (const handler of this.#completionHandlers) handler(this);
     this.#resolveCompleted();
     this.#wake();
+  }
+
+  /**
+   * Marks the environment of a local command with this session's marker, set last so that a call cannot change or
+   * drop it; from now on termination also reaches the processes that carry it.
+   */
+  markEnvironment(env: Record<string, string>): void {
+    env[SESSION_MARKER_VARIABLE] = this.marker;
+    this.#markerSignals = true;
   }
 
   /** Backgrounds the session (EXEC-35): from now on its process does not keep the host alive. */

@@ -5,7 +5,6 @@ import { createSessionId } from "../session-id.js";
 import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { execLimitText } from "../spawn/exec-limits.js";
-import { SESSION_MARKER_VARIABLE } from "../spawn/session-marker.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
@@ -72,8 +71,7 @@ async function spawnCommand(
     return spawnWithExecutor(call.executor.instance, request, sink);
   }
   const shell = selectShell(engine.env);
-  env[SESSION_MARKER_VARIABLE] = session.marker; // after the overrides: a call cannot change or drop it
-  session.markerSignals = true;
+  session.markEnvironment(env); // after the overrides
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
   const tooLarge = execLimitText(request); // before the backend is chosen, so pipes and PTY fail alike
   if (tooLarge !== undefined) throw new Error(tooLarge);
