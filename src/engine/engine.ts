@@ -93,7 +93,7 @@ async function disposeAll(registry: SessionRegistry, notifier: ExitNotifier): Pr
   notifier.dispose();
   const sessions = registry.activeSessions();
   for (const session of sessions) {
-    if (!session.terminate("manual-cancel")) session.complete(null, null); // no handle: nothing more we can do
+    if (!session.terminate("manual-cancel")) session.abandon(); // no handle: nothing more we can do
   }
   await Promise.all(sessions.map((session) => session.completed));
   registry.dispose();

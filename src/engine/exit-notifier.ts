@@ -30,7 +30,6 @@ export class ExitNotifier {
   /** Called when a session completes; queues its event unless a rule suppresses it (NOTIFY-01 … NOTIFY-06). */
   sessionCompleted(session: Session): void {
     if (!this.#shouldNotify(session)) return;
-    session.notified = true;
     const text = exitEvent(session.outcomeStatus, session.id.slice(0, ID8_CHARS),
       exitLabel(session.exitCode, session.exitSignal), exitSnippet(session), session.timedOut);
     const event: SystemEvent = {
@@ -53,8 +52,7 @@ export class ExitNotifier {
 
   #shouldNotify(session: Session): boolean {
     if (!this.#options.notifyOnExit) return false; // NOTIFY-04
-    if (!session.backgrounded || session.hidden || session.discarded) return false; // NOTIFY-05, NOTIFY-06
-    if (session.exitReason === "manual-cancel" || session.notified || session.exitReported) return false;
+    if (!session.announcesExit) return false; // NOTIFY-05, NOTIFY-06
     const silentSuccess = session.exitCode === 0 && session.exitReason === "exit" && session.output.aggregate.trim() === "";
     return !silentSuccess || this.#options.notifyOnExitEmptySuccess; // NOTIFY-03
   }

@@ -25,8 +25,6 @@ export const BRACKETED_PASTE_END = `${ESC}[201~`;
 export const SUBMIT_BYTES = "\r";
 /** Written to a PTY for `eof: true` (PTY-07). */
 export const EOF_CHAR = "\x04";
-/** Answer to every cursor-position request (INPUT-16). */
-export const CURSOR_POSITION_REPLY = `${ESC}[1;1R`;
 
 interface KeyModifiers {
   ctrl: boolean;
@@ -215,27 +213,4 @@ export function hasUnmodifiedCursorKey(keys: string[] | undefined): boolean {
     const { base, hasModifiers } = parseKeyToken(raw.trim());
     return !hasModifiers && CURSOR_KEYS.has(base.toLowerCase());
   });
-}
-
-const APPLICATION_CURSOR_KEYS = `${ESC}[?1h`;
-const NORMAL_CURSOR_KEYS = `${ESC}[?1l`;
-
-/** Applies the last DECCKM sequence in a raw output chunk to the current mode (KEYS-12). */
-export function trackCursorKeyMode(rawChunk: string, current: CursorKeyMode): CursorKeyMode {
-  const application = rawChunk.lastIndexOf(APPLICATION_CURSOR_KEYS);
-  const normal = rawChunk.lastIndexOf(NORMAL_CURSOR_KEYS);
-  if (application === -1 && normal === -1) return current;
-  return application > normal ? "application" : "normal";
-}
-
-const CURSOR_POSITION_REQUEST = /\x1b\[\??6n/g;
-
-/** Removes cursor-position requests from raw output and counts them; each needs one reply (INPUT-16). */
-export function extractCursorPositionRequests(rawChunk: string): { text: string; requests: number } {
-  let requests = 0;
-  const text = rawChunk.replace(CURSOR_POSITION_REQUEST, () => {
-    requests += 1;
-    return "";
-  });
-  return { text, requests };
 }

@@ -60,7 +60,6 @@ export const notBackgrounded = (id: string): string => `Session ${id} is not bac
 export const noSession = (id: string): string => `No session found for ${id}`;
 export const noActiveSession = (id: string): string => `No active session found for ${id}`;
 export const noFinishedSession = (id: string): string => `No finished session found for ${id}`;
-export const finalizing = (id: string): string => `Session ${id} is finalizing.`;
 export const stdinNotWritable = (id: string): string => `Session ${id} stdin is not writable.`;
 export const ptyInputQueueFull = (pendingBytes: number): string =>
   `Input not sent: the terminal still holds ${pendingBytes} bytes of earlier input that the program has not read. Wait until it reads its input (poll shows its progress), or kill the session.`;

@@ -35,10 +35,10 @@ export class SessionRegistry {
     session.onComplete((done) => this.#onComplete(done));
   }
 
-  /** A backgrounded, visible, running session of the scope. */
+  /** A running session of the scope that process actions can address: in the foreground or the background. */
   running(scopeKey: string, id: string): Session | undefined {
     const session = this.#active.get(id);
-    return session && session.scopeKey === scopeKey && !session.hidden && !session.discarded ? session : undefined;
+    return session && session.scopeKey === scopeKey && session.addressable ? session : undefined;
   }
 
   finished(scopeKey: string, id: string): Session | undefined {
@@ -52,7 +52,7 @@ export class SessionRegistry {
 
   /** Visible sessions of a scope for `list`: backgrounded running ones and finished records (LIST-01). */
   visible(scopeKey: string): Session[] {
-    const running = [...this.#active.values()].filter((s) => s.backgrounded && !s.hidden && s.scopeKey === scopeKey);
+    const running = [...this.#active.values()].filter((s) => s.listed && s.scopeKey === scopeKey);
     const finished = [...this.#finished.values()].filter((s) => s.scopeKey === scopeKey);
     // LIST-02: newest start first, later registration first on ties.
     return [...running, ...finished].sort((a, b) => b.startedAt - a.startedAt || b.seq - a.seq);
@@ -60,7 +60,7 @@ export class SessionRegistry {
 
   /** REG-14: backgrounded sessions whose process has not been confirmed exited, hidden ones included. */
   liveIds(): string[] {
-    return [...this.#active.values()].filter((s) => s.backgrounded && !s.discarded).map((s) => s.id);
+    return [...this.#active.values()].filter((s) => s.backgrounded).map((s) => s.id);
   }
 
   activeSessions(): Session[] {
@@ -95,7 +95,7 @@ export class SessionRegistry {
 
   #onComplete(session: Session): void {
     this.#active.delete(session.id);
-    if (!session.backgrounded || session.hidden || session.discarded) return;
+    if (!session.listed) return;
     this.#finished.set(session.id, session);
     this.#finishedChars += session.output.length;
     this.#applyCaps();

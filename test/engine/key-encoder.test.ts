@@ -3,14 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   BRACKETED_PASTE_END,
   BRACKETED_PASTE_START,
-  CURSOR_POSITION_REPLY,
   type CursorKeyMode,
   EOF_CHAR,
   SUBMIT_BYTES,
   encodeSendKeys,
-  extractCursorPositionRequests,
   hasUnmodifiedCursorKey,
-  trackCursorKeyMode,
 } from "../../src/engine/key-encoder.js";
 
 const ESC = "\x1b";
@@ -379,53 +376,8 @@ describe("cursor-mode guard (KEYS-06)", () => {
   });
 });
 
-const MODE_ROWS: { chunk: string; current: CursorKeyMode; expected: CursorKeyMode }[] = [
-  { chunk: `${ESC}[?1h`, current: "unknown", expected: "application" },
-  { chunk: `${ESC}[?1l`, current: "unknown", expected: "normal" },
-  { chunk: `start${ESC}[?1l mid ${ESC}[?1h end`, current: "normal", expected: "application" },
-  { chunk: `${ESC}[?1h${ESC}[?1l`, current: "application", expected: "normal" },
-  { chunk: `${ESC}[?1l${ESC}[?1h${ESC}[?1l${ESC}[?1h`, current: "normal", expected: "application" },
-  { chunk: "plain output", current: "unknown", expected: "unknown" },
-  { chunk: "plain output", current: "application", expected: "application" },
-  { chunk: "", current: "normal", expected: "normal" },
-  { chunk: `${ESC}[?1049h${ESC}[?25l`, current: "normal", expected: "normal" },
-  { chunk: `${ESC}[1h[?1h`, current: "unknown", expected: "unknown" },
-];
-
-describe("cursor key mode tracking (KEYS-12)", () => {
-  it.for(MODE_ROWS.map((row) => ({ ...row, label: visible(row.chunk) })))(
-    "chunk $label moves mode $current to $expected",
-    ({ chunk, current, expected }) => {
-      expect(trackCursorKeyMode(chunk, current)).toBe(expected);
-    },
-  );
-});
-
-describe("cursor-position requests (INPUT-16)", () => {
-  it.for([
-    { chunk: "no requests", text: "no requests", requests: 0 },
-    { chunk: `${ESC}[6n`, text: "", requests: 1 },
-    { chunk: `${ESC}[?6n`, text: "", requests: 1 },
-    { chunk: `a${ESC}[6nb${ESC}[?6nc${ESC}[6n`, text: "abc", requests: 3 },
-    { chunk: `${ESC}[6n${ESC}[6n`, text: "", requests: 2 },
-    { chunk: `${ESC}[5n${ESC}[?1h`, text: `${ESC}[5n${ESC}[?1h`, requests: 0 },
-    { chunk: "[6n", text: "[6n", requests: 0 },
-  ].map((row) => ({ ...row, label: visible(row.chunk), rest: visible(row.text) })))(
-    "chunk $label leaves $rest after removing $requests request(s)",
-    ({ chunk, text, requests }) => {
-      expect(extractCursorPositionRequests(chunk)).toEqual({ text, requests });
-    },
-  );
-
-  it("is stateless across calls", () => {
-    expect(extractCursorPositionRequests(`${ESC}[6n`).requests).toBe(1);
-    expect(extractCursorPositionRequests(`${ESC}[6n`).requests).toBe(1);
-  });
-});
-
 describe("terminal control constants", () => {
   it.for([
-    { name: "CURSOR_POSITION_REPLY", value: CURSOR_POSITION_REPLY, expected: `${ESC}[1;1R` },
     { name: "BRACKETED_PASTE_START", value: BRACKETED_PASTE_START, expected: `${ESC}[200~` },
     { name: "BRACKETED_PASTE_END", value: BRACKETED_PASTE_END, expected: `${ESC}[201~` },
     { name: "SUBMIT_BYTES", value: SUBMIT_BYTES, expected: "\r" },

@@ -2,7 +2,7 @@
 import * as messages from "../messages.js";
 import { Session } from "../session.js";
 import { createSessionId } from "../session-id.js";
-import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
+import type { ChildHandle, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { execLimitText } from "../spawn/exec-limits.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
@@ -43,13 +43,12 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   try {
     session.attach(await spawnCommand(call, cwd, envOverrides, session, engine, warnings, ctx.scopeKey));
   } catch (error) {
-    session.discarded = true; // RES-24: no record, id released
-    session.complete(null, null);
+    session.abandonStart(); // RES-24: no record, id released
     throw error;
   }
   session.armTimeout(timeoutMs(call.timeoutSeconds));
   if (processToolAvailable && call.background) {
-    session.markBackgrounded(); // EXEC-35
+    session.background(); // EXEC-35
     return runningResult(session, warnings);
   }
   return waitInForeground(session, call, ctx, warnings, processToolAvailable);
@@ -60,11 +59,7 @@ async function spawnCommand(
   warnings: string[], scopeKey: string,
 ): Promise<ChildHandle> {
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
-  const sink: ChildSink = {
-    onOutput: (stream, chunk) => session.receive(stream, chunk),
-    onExit: (code, signal) => session.processExited(code, signal),
-    onComplete: (code, signal) => session.complete(code, signal),
-  };
+  const { sink } = session;
   if (call.executor) {
     const request = { command: call.command, cwd, env, pty: call.pty, elevated: call.elevated, scopeKey,
       ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}) };
@@ -90,15 +85,13 @@ async function waitInForeground(
   session: Session, call: NormalizedExec, ctx: CallContext, warnings: string[], processToolAvailable: boolean,
 ): Promise<ToolResult> {
   const onUpdate = ctx.onUpdate;
-  if (onUpdate) {
-    session.onChunk = () => {
-      try {
-        onUpdate(progressUpdate(session, warnings));
-      } catch {
-        // a failing listener must not break the command
-      }
-    };
-  }
+  const stopUpdates = onUpdate && session.onOutput(() => {
+    try {
+      onUpdate(progressUpdate(session, warnings));
+    } catch {
+      // a failing listener must not break the command
+    }
+  });
   let yieldTimer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const outcome = await new Promise<"completed" | "yield" | "abort">((resolve) => {
@@ -112,17 +105,16 @@ async function waitInForeground(
   });
   clearTimeout(yieldTimer);
   if (onAbort) ctx.signal?.removeEventListener("abort", onAbort);
-  session.onChunk = undefined;
+  stopUpdates?.();
   if (outcome === "abort" && session.state === "running") {
-    session.discarded = true;
-    session.terminate("manual-cancel");
+    session.cancelInForeground();
     throw abortError();
   }
   if (outcome === "yield" && session.state === "running") {
-    session.markBackgrounded();
+    session.background();
     return runningResult(session, warnings);
   }
-  await session.completed; // EXEC-36: completed or finalizing when the window closed
+  await session.completed; // EXEC-36: completed when the window closed
   return foregroundResult(session, {
     warnings, durationMs: (session.endedAt ?? Date.now()) - session.startedAt, timeoutSeconds: call.timeoutSeconds,
     processToolAvailable,

@@ -25,10 +25,7 @@ export async function sendInput(session: Session, action: InputAction, params: P
       const data = typeof params.data === "string" ? params.data : "";
       await stdin.write(data); // INPUT-07: a stream error rejects the call
       const eof = params.eof === true;
-      if (eof) {
-        stdin.end();
-        session.stdinEnded = true;
-      }
+      if (eof) session.endInput();
       return inputResult(session, messages.wroteBytes(Buffer.byteLength(data, "utf8"), session.id, eof));
     }
     case "send-keys": {

@@ -25,7 +25,7 @@ export function retryInMs(emptyPolls: number): number {
 }
 
 const hasNews = (session: Session): boolean =>
-  session.state !== "running" || session.output.hasPending || session.output.pendingOutputDropped || session.hidden;
+  session.state !== "running" || session.output.hasPending || session.output.pendingOutputDropped || !session.addressable;
 
 export async function pollSession(
   session: Session, params: { timeout?: unknown }, ctx: CallContext, engine: EngineContext,
@@ -36,29 +36,27 @@ export async function pollSession(
     await session.waitForActivity(deadline - Date.now(), ctx.signal);
     if (ctx.signal?.aborted) throw abortError();
   }
-  if (session.hidden) return failure(messages.noSession(session.id)); // POLL-12
+  if (!session.addressable) return failure(messages.noSession(session.id)); // POLL-12
   return session.state === "finished" ? terminalPoll(session, engine) : runningPoll(session, engine);
 }
 
 function runningPoll(session: Session, engine: EngineContext): ToolResult {
   const dropped = session.output.takePendingDropped();
   const drained = session.output.drainPending().trim();
-  session.emptyPolls = drained ? 0 : session.emptyPolls + 1;
+  const emptyPolls = session.countRunningPoll(drained !== "");
   const wait = inputWaitView(session, engine.settings.inputWaitIdleMs);
   const text = discardedNote(session) + (dropped ? `${messages.OMITTED_NOTE}\n\n` : "")
     + (drained || messages.NO_NEW_OUTPUT)
     + (wait.waitingForInput ? inputWaitHint(wait) : `\n\n${messages.PROCESS_STILL_RUNNING}`);
   return result(text, {
     status: "running", sessionId: session.id, aggregated: session.output.aggregate, ...nameField(session), ...wait,
-    retryInMs: retryInMs(session.emptyPolls),
+    retryInMs: retryInMs(emptyPolls),
   });
 }
 
 function terminalPoll(session: Session, engine: EngineContext): ToolResult {
   const dropped = session.output.takePendingDropped();
   const unread = session.output.drainPending().trim();
-  session.emptyPolls = 0;
-  session.exitReported = true;
   engine.notifier.acknowledge(session); // NOTIFY-13
   const omitted = !dropped ? "" : engine.registry.isRetained(session) ? messages.OMITTED_NOTE : messages.OMITTED_GONE_NOTE;
   const label = exitLabelOf(session);

@@ -44,9 +44,7 @@ export async function runProcess(params: ProcessParams, ctx: CallContext, engine
       const guarded = guardRunning(engine, scope, id, messages.noActiveSession(id), messages.unableToTerminate(id));
       if ("text" in guarded) return guarded.text;
       const { session } = guarded;
-      session.killRequested = true;
-      session.emptyPolls = 0;
-      session.terminate("manual-cancel");
+      session.requestStop();
       return result(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
     }
     case "clear":
@@ -60,15 +58,17 @@ export async function runProcess(params: ProcessParams, ctx: CallContext, engine
 
 type Guarded = { session: Session } | { text: ToolResult };
 
-/** KILL-02, INPUT-04: running in this scope, backgrounded, not finalizing, and (for kill/remove) signallable. */
+/**
+ * KILL-02, INPUT-04: running in this scope, backgrounded, and (for kill/remove) signallable. A session is never seen
+ * finalizing here: it settles synchronously (Session's single settle path).
+ */
 function guardRunning(
   engine: EngineContext, scope: string, id: string, notFound: string, noHandle?: string,
 ): Guarded {
   const session = engine.registry.running(scope, id);
   if (!session) return { text: failure(notFound) };
   if (!session.backgrounded) return { text: failure(messages.notBackgrounded(id)) };
-  if (session.state === "finalizing") return { text: failure(messages.finalizing(id)) };
-  if (noHandle !== undefined && !session.child?.signal) return { text: failure(noHandle) }; // KILL-05
+  if (noHandle !== undefined && !session.stoppable) return { text: failure(noHandle) }; // KILL-05
   return { session };
 }
 
@@ -78,11 +78,8 @@ function removeSession(engine: EngineContext, scope: string, id: string): ToolRe
     const guarded = guardRunning(engine, scope, id, messages.noSession(id), messages.unableToRemove(id));
     if ("text" in guarded) return guarded.text;
     const { session } = guarded;
-    session.killRequested = true;
-    session.hidden = true;
-    session.emptyPolls = 0;
-    session.terminate("manual-cancel");
-    session.notifyWaiters(); // POLL-12: a waiting poll returns at once
+    session.hide(); // POLL-12: a waiting poll returns at once
+    session.requestStop();
     return result(messages.removedRunning(id), { status: "completed" });
   }
   if (!engine.registry.finished(scope, id)) return failure(messages.noSession(id));

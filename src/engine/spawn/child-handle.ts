@@ -1,11 +1,12 @@
 // The one shape every spawn backend (pipes, PTY, host executor) presents to the rest of the engine.
+import type { CursorKeyMode } from "../key-encoder.js";
 import type { OutputStream } from "../output-buffer.js";
 
 export type TerminationSignal = "SIGTERM" | "SIGKILL";
 
 /** Where a backend delivers its events; given at spawn so no event can be missed. */
 export interface ChildSink {
-  /** Raw output as it arrives. PTY output is reported as stdout (OUT-02). */
+  /** Raw output as it arrives. PTY output is reported as stdout (OUT-02), without the terminal's queries (INPUT-16). */
   onOutput(stream: OutputStream, chunk: Uint8Array | string): void;
   /** The process has exited, its output may still be open (KILL-12); with its exit status when known. */
   onExit(code?: number | null, signal?: string | null): void;
@@ -23,12 +24,12 @@ export interface StdinHandle {
 export interface ChildHandle {
   readonly pid: number | undefined;
   readonly pty: boolean;
+  /** The cursor-key mode the program selected (KEYS-12): always `normal` without a terminal. */
+  readonly cursorKeyMode: CursorKeyMode;
   /** Input, or undefined when the process has none (non-PTY stdin is closed at spawn, EXEC-45). */
   readonly stdin: StdinHandle | undefined;
   /** Signals the whole process tree; undefined when the process cannot be signalled (KILL-05). */
   readonly signal: ((signal: TerminationSignal) => void) | undefined;
-  /** Answers terminal queries such as cursor-position requests (INPUT-16), even after stdin ended. */
-  readonly reply?: (data: string) => void;
   /** Releases listeners and descriptors (PTY-10). */
   release(): void;
   /** Processes that still hold the command's output open, e.g. ones that left its group (Linux). */

@@ -1,15 +1,21 @@
 // Adapts a registered host executor's process to the engine's child shape (EXEC-09).
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../types.js";
 import type { ChildHandle, ChildSink } from "./child-handle.js";
+import { TerminalOutput } from "./terminal-output.js";
 
 export async function spawnWithExecutor(
   executor: HostExecutor, request: ExecutorSpawnRequest, sink: ChildSink,
 ): Promise<ChildHandle> {
   const process: ExecutorProcess = await executor.spawn(request);
   let completed = false;
+  const { stdin, kill, reply } = process;
+  // A remote terminal's queries are answered through the executor, when it can (INPUT-16).
+  const terminal = request.pty ? new TerminalOutput((data) => reply?.call(process, data)) : undefined;
   process.onOutput((stream, chunk) => {
+    if (completed) return;
     // A copy: the engine keeps plain byte chunks undecoded, and an executor may reuse its buffers.
-    if (!completed) sink.onOutput(stream, typeof chunk === "string" ? chunk : chunk.slice());
+    if (typeof chunk !== "string") sink.onOutput(stream, chunk.slice());
+    else sink.onOutput(stream, terminal ? terminal.read(chunk) : chunk);
   });
   process.onExit((code, signal) => {
     if (completed) return;
@@ -17,13 +23,14 @@ export async function spawnWithExecutor(
     sink.onExit();
     sink.onComplete(code, signal);
   });
-  const { stdin, kill, reply } = process;
   return {
     pid: process.pid,
     pty: request.pty,
+    get cursorKeyMode() {
+      return terminal?.cursorKeyMode ?? "normal";
+    },
     stdin,
     signal: kill ? (signal) => kill.call(process, signal) : undefined,
-    ...(reply ? { reply: (data: string) => reply.call(process, data) } : {}),
     release() {},
   };
 }

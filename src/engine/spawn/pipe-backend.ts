@@ -51,6 +51,7 @@ function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
   return {
     pid,
     pty: false,
+    cursorKeyMode: "normal",
     stdin: undefined,
     signal: pid === undefined ? undefined : (signal: TerminationSignal) => {
       if (detached) sendSignal(-pid, signal);

@@ -7,6 +7,7 @@ import { PTY_COLS, PTY_ROWS } from "../settings.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
 import { processGroupsOfSession, sendSignal } from "./process-tree.js";
 import { drainBeforeClose, masterOf } from "./pty-master.js";
+import { TerminalOutput } from "./terminal-output.js";
 import { PtyWriter } from "./pty-writer.js";
 
 type NodePty = typeof import("node-pty");
@@ -69,13 +70,7 @@ async function openTerminal(request: SpawnRequest, name: string): Promise<IPty> 
 export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
   const name = terminalName(request.env);
   const terminal = await openTerminal(request, name);
-  const decoder = new StringDecoder("utf8");
-  const deliver = (bytes: Buffer): void => {
-    const text = decoder.write(bytes);
-    if (text) sink.onOutput("stdout", text);
-  };
   const master = masterOf(terminal);
-  if (master) drainBeforeClose(master, deliver);
   const writer = master ? new PtyWriter(master.fd, () => !master.socket.destroyed) : undefined;
   const send = (data: string | Uint8Array, bounded = true): void => {
     if (writer) writer.write(data, bounded);
@@ -83,6 +78,16 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
   };
   let ended = false;
   let exited = false;
+  // Queries are answered even after input ended (INPUT-16), not once the terminal is gone.
+  const output = new TerminalOutput((reply) => {
+    if (!exited) send(reply, false);
+  });
+  const decoder = new StringDecoder("utf8");
+  const deliver = (bytes: Buffer): void => {
+    const text = decoder.write(bytes);
+    if (text) sink.onOutput("stdout", output.read(text));
+  };
+  if (master) drainBeforeClose(master, deliver);
   const dataListener = terminal.onData((data) => deliver(data as unknown as Buffer));
   // node-pty reports the exit only after the terminal's stream has closed (or after its bounded fallback for a
   // stream that never closes), and the close has read the rest of the output (drainBeforeClose): all output is in.
@@ -90,7 +95,7 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
     exited = true;
     writer?.close();
     const rest = decoder.end();
-    if (rest) sink.onOutput("stdout", rest);
+    if (rest) sink.onOutput("stdout", output.read(rest));
     sink.onExit();
     const [code, signalName] = exitFields(exitCode, signal);
     sink.onComplete(code, signalName);
@@ -99,6 +104,9 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
   return {
     pid,
     pty: true,
+    get cursorKeyMode() {
+      return output.cursorKeyMode;
+    },
     stdin: {
       write: async (data) => {
         if (!exited) send(data);
@@ -114,9 +122,6 @@ export async function spawnWithPty(request: SpawnRequest, sink: ChildSink): Prom
     // PTY-08: every process group of the terminal's session, not only the shell's.
     signal: (signal: TerminationSignal) => {
       for (const group of new Set([pid, ...processGroupsOfSession(pid)])) sendSignal(-group, signal);
-    },
-    reply: (data) => {
-      if (!exited) send(data, false);
     },
     release() {
       dataListener.dispose();

@@ -93,8 +93,7 @@ function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProces
       for (const pid of inside) sendSignal(pid, name);
     };
   }
-  const reply = child.reply;
-  if (reply) process.reply = (data) => reply(data);
+  // No reply: the sandbox's own terminal answers cursor-position requests (spawnWithPty, INPUT-16).
   return process;
 }
 
