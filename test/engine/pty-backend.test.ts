@@ -1,7 +1,8 @@
 // The PTY fallback warning (PTY-05) names why the terminal could not start in one line: no stack, no host paths.
 import { describe, expect, it } from "vitest";
 import { ptyFallbackWarning } from "../../src/engine/messages.js";
-import { describePtyFailure } from "../../src/engine/spawn/pty-backend.js";
+import type { ChildSink } from "../../src/engine/spawn/child-handle.js";
+import { describePtyFailure, spawnWithPty } from "../../src/engine/spawn/pty-backend.js";
 
 /** What node-pty 1.1.0 throws from `lib/utils.js` when its native module is missing (captured from a real run). */
 function nativeModuleMissing(): Error {
@@ -45,4 +46,32 @@ describe("describePtyFailure", () => {
     );
     expect(warning).not.toMatch(/\n|node_modules|\/home\/|Require stack/);
   });
+});
+
+describe("a terminal session's quirks stay inside the PTY backend", () => {
+  it("answers a cursor-position request itself, keeps it out of the output, and tracks the cursor-key mode (INPUT-16, KEYS-12)", async () => {
+    const chunks: string[] = [];
+    let done!: (code: number | null) => void;
+    const completed = new Promise<number | null>((resolve) => (done = resolve));
+    const sink: ChildSink = {
+      onOutput: (_stream, chunk) => void chunks.push(String(chunk)),
+      onExit: () => undefined,
+      onComplete: (code) => done(code),
+    };
+    // The program asks where the cursor is, reads the six-byte answer raw (no echo, no line buffering), prints it in octal.
+    const command = "stty -echo -icanon; printf 'a\\033[?1h\\033[6nb'; dd bs=1 count=6 2>/dev/null | od -An -c";
+    const handle = await spawnWithPty({ shell: "/bin/sh", args: ["-c"], command, cwd: process.cwd(), env: { PATH: process.env["PATH"] ?? "" } }, sink);
+    try {
+      expect(handle.cursorKeyMode).toBe("unknown");
+      expect(await completed).toBe(0);
+      const output = chunks.join("");
+      expect(output).not.toContain("\x1b[6n");
+      expect(output).toContain("a\x1b[?1hb");
+      expect(output.replace(/\s+/g, " ")).toContain("033 [ 1 ; 1 R");
+      expect(handle.cursorKeyMode).toBe("application");
+    } finally {
+      handle.signal?.("SIGKILL");
+      handle.release();
+    }
+  }, 30_000);
 });
