@@ -4,7 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
+import { masterOf } from "../../src/engine/spawn/pty-master.js";
 import { PENDING_LIMIT_BYTES, PtyWriter } from "../../src/engine/spawn/pty-writer.js";
+import { killGroup } from "../reliability/helpers.js";
+
+const nodePty = await import("node-pty").catch(() => undefined); // optional dependency
 
 let dir: string;
 let path: string;
@@ -72,4 +76,28 @@ describe("PtyWriter", () => {
     expect(written()).toBe("");
     expect(writer.pendingBytes).toBe(0);
   });
+});
+
+describe.runIf(nodePty !== undefined)("PtyWriter on a terminal whose program does not read", () => {
+  it("queues what the terminal does not take yet, and refuses a write that would pass the limit, naming the pending bytes", async () => {
+    const terminal = nodePty!.spawn("/bin/sh", ["-c", "sleep 30"], { cols: 80, rows: 24, cwd: "/", env: { PATH: process.env["PATH"] ?? "" } });
+    const exited = new Promise((resolve) => terminal.onExit(resolve));
+    try {
+      const master = masterOf(terminal);
+      expect(master).toBeDefined();
+      const writer = new PtyWriter(master!.fd, () => !master!.socket.destroyed);
+      const sent = 1024 * 1024;
+      writer.write("a".repeat(sent));
+      const pending = writer.pendingBytes;
+      expect(pending).toBeGreaterThan(0); // the terminal took only its buffer's worth
+      expect(pending).toBeLessThan(sent);
+      expect(() => writer.write(Buffer.alloc(PENDING_LIMIT_BYTES - pending + 1))).toThrow(messages.ptyInputQueueFull(pending));
+      expect(writer.pendingBytes).toBe(pending);
+      writer.close();
+      expect(writer.pendingBytes).toBe(0);
+    } finally {
+      killGroup(terminal.pid); // the shell leads the terminal's group: sleep goes with it
+      await exited;
+    }
+  }, 30_000);
 });
