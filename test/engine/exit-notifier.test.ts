@@ -4,7 +4,7 @@ import { ExitNotifier, exitSnippet, type ExitNotifierOptions } from "../../src/e
 import * as messages from "../../src/engine/messages.js";
 import { ID8_CHARS, SNIPPET_MAX_CHARS } from "../../src/engine/settings.js";
 import type { Session } from "../../src/engine/session.js";
-import { finish, sessionWith } from "./fake-child.js";
+import { finish, sessionWith } from "./helpers/fake-child.js";
 
 const OPTIONS: ExitNotifierOptions = { notifyOnExit: true, notifyOnExitEmptySuccess: false };
 

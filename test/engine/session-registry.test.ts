@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionRegistry } from "../../src/engine/session-registry.js";
 import { MAX_FINISHED_RECORDS } from "../../src/engine/settings.js";
 import type { SessionEngine } from "../../src/engine/index.js";
-import { finish, sessionWith } from "./fake-child.js";
+import { finish, sessionWith } from "./helpers/fake-child.js";
 import { SCOPE, ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND, KILL_GRACE_MS, KILL_SETTLE_MS } from "../../src/engine/settings.js";
 import { SESSION_MARKER_VARIABLE } from "../../src/engine/spawn/session-marker.js";
-import { fakeChild, finish, newSession, sessionWith } from "./fake-child.js";
+import { fakeChild, finish, newSession, sessionWith } from "./helpers/fake-child.js";
 
 afterEach(() => {
   vi.useRealTimers();

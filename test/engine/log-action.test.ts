@@ -1,9 +1,12 @@
-// Pure parts of the process actions: log slicing, the poll back-off and the poll timeout parsing.
+// src/engine/process/log-action.ts: the line window of `process log` (LOG-03 … LOG-13) and the log result.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import * as messages from "../../src/engine/messages.js";
 import { sliceLog } from "../../src/engine/process/log-action.js";
-import { parsePollTimeout, retryInMs } from "../../src/engine/process/poll-action.js";
 import { LOG_DEFAULT_LINES } from "../../src/engine/settings.js";
+import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
+
+afterEach(disposeEngines);
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `line-${i + 1}`).join("\n") + "\n";
 
@@ -87,17 +90,34 @@ describe("sliceLog against split/slice/join", () => {
   });
 });
 
-describe("retryInMs", () => {
-  it("backs off 5000, 10000, 30000, 60000, 60000 over consecutive empty polls and is 5000 after output (POLL-06)", () => {
-    expect([0, 1, 2, 3, 4, 5, 50].map(retryInMs)).toEqual([5000, 5000, 10000, 30000, 60000, 60000, 60000]);
-  });
-});
+describe("readLog", () => {
+  it("shows the running placeholder and the input-recovery fields of a running session (LOG-09, LOG-11)", async () => {
+    const engine = newEngine();
+    const id = sessionIdOf(await engine.exec({ command: "sleep 30", background: true }, ctx));
+    const log = await engine.process({ action: "log", sessionId: id }, ctx);
+    expect(textOf(log)).toBe(messages.LOG_EMPTY_RUNNING);
+    expect(Object.keys(log.details).sort()).toEqual([
+      "idleMs", "lastOutputAt", "name", "output", "sessionId", "status", "stdinWritable", "total", "totalChars",
+      "totalLines", "truncated", "waitingForInput",
+    ]);
+    expect(log.details).toMatchObject({ status: "running", stdinWritable: false, waitingForInput: false, output: messages.LOG_EMPTY_RUNNING });
+  }, 30_000);
 
-describe("parsePollTimeout", () => {
-  it.each([
-    [undefined, 0], [0, 0], [1500.9, 1500], [-5, 0], [120000, 30000], ["2000", 2000], [" 2000 ", 2000],
-    ["99999", 30000], ["2e3", 0], ["-1", 0], ["1.5", 0], [Number.NaN, 0], [Number.POSITIVE_INFINITY, 0], [true, 0],
-  ])("reads %j as %i ms (POLL-08)", (value, expected) => {
-    expect(parsePollTimeout(value)).toBe(expected);
-  });
+  it("reads a finished record without draining it, so a later poll still returns the output (LOG-01, LOG-13)", async () => {
+    const engine = newEngine();
+    const id = sessionIdOf(await engine.exec({ command: "printf 'a\\r\\nb\\n'; sleep 0.3", background: true }, ctx));
+    while (engine.liveSessionIds().includes(id)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const log = await engine.process({ action: "log", sessionId: id }, ctx);
+    expect(textOf(log)).toBe("a\nb");
+    expect(log.details).toMatchObject({ status: "completed", exitCode: 0, totalLines: 2, totalChars: 5, truncated: false });
+    expect(log.details).not.toHaveProperty("stdinWritable"); // WAIT-04: never for finished sessions
+    expect(textOf(await pollUntilDone(engine, id))).toBe(`a\r\nb\n\n${messages.processExitedWith("code 0")}`); // poll keeps CRLF
+  }, 30_000);
+
+  it("shows the finished placeholder for a record that printed nothing (LOG-09)", async () => {
+    const engine = newEngine();
+    const id = sessionIdOf(await engine.exec({ command: "true", background: true }, ctx));
+    await pollUntilDone(engine, id);
+    expect(textOf(await engine.process({ action: "log", sessionId: id }, ctx))).toBe(messages.LOG_EMPTY_FINISHED);
+  }, 30_000);
 });

@@ -1,8 +1,8 @@
 // A ChildHandle without a process, for the unit tests of Session and its readers: it records what the session asks
 // of it, and `sessionWith` drives the session through the sink a backend would use.
-import type { CursorKeyMode } from "../../src/engine/key-encoder.js";
-import { Session } from "../../src/engine/session.js";
-import type { ChildHandle, TerminationSignal } from "../../src/engine/spawn/child-handle.js";
+import type { CursorKeyMode } from "../../../src/engine/key-encoder.js";
+import { Session } from "../../../src/engine/session.js";
+import type { ChildHandle, TerminationSignal } from "../../../src/engine/spawn/child-handle.js";
 
 export interface FakeChild extends ChildHandle {
   readonly signals: TerminationSignal[];
@@ -45,10 +45,10 @@ export function fakeChild(options: { signallable?: boolean; pty?: boolean; holde
 
 let seq = 0;
 
-export function newSession(overrides: { command?: string; scopeKey?: string; ttlMs?: number } = {}): Session {
+export function newSession(overrides: { id?: string; command?: string; scopeKey?: string; ttlMs?: number } = {}): Session {
   seq += 1;
   return new Session({
-    id: `test-session-${seq}`, seq, command: overrides.command ?? "echo hi", scopeKey: overrides.scopeKey ?? "scope",
+    id: overrides.id ?? `test-session-${seq}`, seq, command: overrides.command ?? "echo hi", scopeKey: overrides.scopeKey ?? "scope",
     cwd: "/tmp", aggregateCap: 10_000, pendingCap: 10_000, ttlMs: overrides.ttlMs ?? 60_000, marker: `marker-${seq}`,
   });
 }

@@ -1,0 +1,82 @@
+// src/engine/spawn/pipe-backend.ts: a plain child process with pipes: stdin closed at spawn (EXEC-45), leader of its
+// own process group (EXEC-46), completion only after exit and end-of-file on both pipes (REG-04).
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChildHandle, ChildSink, SpawnRequest } from "../../src/engine/spawn/child-handle.js";
+import { spawnWithPipes } from "../../src/engine/spawn/pipe-backend.js";
+import { killGroup, readProcTable, waitForGroupsGone } from "../reliability/helpers.js";
+
+const started: ChildHandle[] = [];
+afterEach(async () => {
+  const groups = started.splice(0).map((handle) => handle.pid ?? 0);
+  for (const pgid of groups) killGroup(pgid);
+  await waitForGroupsGone(groups);
+});
+
+const request = (command: string): SpawnRequest =>
+  ({ shell: "/bin/sh", args: ["-c"], command, cwd: "/", env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } });
+
+/** Spawns and records every event in order; `done` resolves at completion. */
+async function run(command: string) {
+  const events: Array<[string, ...unknown[]]> = [];
+  let complete!: () => void;
+  const done = new Promise<void>((resolve) => (complete = resolve));
+  const sink: ChildSink = {
+    onOutput: (stream, chunk) => void events.push(["output", stream, Buffer.from(chunk).toString()]),
+    onExit: (code, signal) => void events.push(["exit", code, signal]),
+    onComplete: (code, signal) => {
+      events.push(["complete", code, signal]);
+      complete();
+    },
+  };
+  const handle = await spawnWithPipes(request(command), sink);
+  started.push(handle);
+  return { handle, events, done };
+}
+
+const outputOf = (events: Array<[string, ...unknown[]]>, stream: string): string =>
+  events.filter(([kind, s]) => kind === "output" && s === stream).map(([, , text]) => text).join("");
+
+describe("spawnWithPipes", () => {
+  it("delivers stdout and stderr separately, then the exit, then the completion with the exit code", async () => {
+    const { events, done, handle } = await run("echo out; echo err >&2; exit 3");
+    await done;
+    expect(outputOf(events, "stdout")).toBe("out\n");
+    expect(outputOf(events, "stderr")).toBe("err\n");
+    expect(events.slice(-2)).toEqual([["exit", 3, null], ["complete", 3, null]]);
+    expect(handle.pty).toBe(false);
+  }, 30_000);
+
+  it("closes stdin at spawn, so the command reads end-of-file at once and has no input handle (EXEC-45)", async () => {
+    const { events, done, handle } = await run("wc -l");
+    await done;
+    expect(handle.stdin).toBeUndefined();
+    expect(outputOf(events, "stdout").trim()).toBe("0");
+  }, 30_000);
+
+  it("makes the command the leader of its own process group (EXEC-46)", async () => {
+    const { handle } = await run("sleep 30");
+    const entry = readProcTable().find((p) => p.pid === handle.pid);
+    expect(entry?.pgid).toBe(handle.pid);
+  }, 30_000);
+
+  it("signals the whole group: a child of the command ends with it (KILL-08)", async () => {
+    const { handle, done, events } = await run("sleep 30 & sleep 30; wait");
+    const pgid = handle.pid ?? 0;
+    handle.signal?.("SIGTERM");
+    await done;
+    expect(events.at(-1)).toEqual(["complete", null, "SIGTERM"]);
+    expect(await waitForGroupsGone([pgid])).toEqual([]);
+  }, 30_000);
+
+  it("completes only after a process that inherited the output has closed it (REG-04)", async () => {
+    const { events, done } = await run("(sleep 0.3; echo late) & echo early");
+    await done;
+    expect(outputOf(events, "stdout")).toBe("early\nlate\n");
+    expect(events.findIndex(([kind]) => kind === "exit")).toBeLessThan(events.findIndex(([, , text]) => text === "late\n"));
+  }, 30_000);
+
+  it("rejects with the spawn error when the shell cannot be started", async () => {
+    const sink: ChildSink = { onOutput: () => {}, onExit: () => {}, onComplete: () => {} };
+    await expect(spawnWithPipes({ ...request("true"), shell: "/nonexistent/shell" }, sink)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
