@@ -1,10 +1,11 @@
 // Orchestrates one exec call: normalize, check the workdir, spawn, then race completion, yield and abort (§3).
+import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import { Session } from "../session.js";
 import { createSessionId } from "../session-id.js";
 import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
-import { execLimitText } from "../spawn/exec-limits.js";
+import { execLimitError } from "../spawn/exec-limits.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
@@ -13,12 +14,6 @@ import { foregroundResult, progressUpdate, runningResult, workdirFailure } from 
 import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
 import { nulByteText } from "./unsafe-strings.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
-
-export function abortError(): Error {
-  const error = new Error(messages.ABORTED);
-  error.name = "AbortError";
-  return error;
-}
 
 export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
   engine.assertNotDisposed();
@@ -73,8 +68,8 @@ async function spawnCommand(
   const shell = selectShell(engine.env);
   session.markEnvironment(env); // after the overrides
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
-  const tooLarge = execLimitText(request); // before the backend is chosen, so pipes and PTY fail alike
-  if (tooLarge !== undefined) throw new Error(tooLarge);
+  const tooLarge = execLimitError(request); // before the backend is chosen, so pipes and PTY fail alike
+  if (tooLarge !== undefined) throw tooLarge;
   const { pipes, pty } = engine.backends;
   if (!call.pty) return pipes(request, sink);
   try {

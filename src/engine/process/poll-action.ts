@@ -1,10 +1,10 @@
 // `process poll` (POLL-01 … POLL-21): drains pending output, waits event-driven, reports the exit once.
+import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import { POLL_BACKOFF_MS, POLL_MAX_WAIT_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
 import type { CallContext, ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
-import { abortError } from "../exec/run-exec.js";
 import {
   discardedNote, exitFields, exitLabelOf, failure, guidanceSuffix, inputWaitHint, inputWaitView, nameField,
   reportedStatus, result,

@@ -1,9 +1,9 @@
 // Dispatches one process call: action and sessionId checks, scoped lookups and guards in SPEC order (§7, §8).
+import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import type { CallContext, ProcessParams, ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
-import { abortError } from "../exec/run-exec.js";
 import { sendInput, type InputAction } from "./input-actions.js";
 import { listSessions } from "./list-action.js";
 import { readLog } from "./log-action.js";
