@@ -8,7 +8,8 @@ import type { OutputText } from "./output-text.js";
 import {
   CURSOR_POSITION_REPLY, extractCursorPositionRequests, trackCursorKeyMode, type CursorKeyMode,
 } from "./key-encoder.js";
-import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND, KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
+import { KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
+import { outcomeStatusOf } from "./outcome.js";
 import { deriveSessionName } from "./session-name.js";
 import { SESSION_MARKER_VARIABLE, signalMarkedProcesses } from "./spawn/session-marker.js";
 
@@ -269,9 +270,7 @@ export class Session {
 
   /** RES-26: raw outcome status. */
   get outcomeStatus(): OutcomeStatus {
-    if (this.exitReason !== "exit") return "failed";
-    if (this.exitCode === null) return "failed";
-    return this.exitCode === EXIT_CODE_NOT_FOUND || this.exitCode === EXIT_CODE_NOT_EXECUTABLE ? "failed" : "completed";
+    return outcomeStatusOf(this);
   }
 
   /** Resolves on the next output, drop, completion or hide, or after `ms`, or when `signal` aborts. */
