@@ -10,5 +10,12 @@ export type {
   CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ProcessParams, ResultStatus,
   SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
 } from "./types.js";
+export type {
+  ExecCompletedDetails, ExecDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, Exclusive, ExitFields,
+  FailureKind, InputDetails, InputWaitFields, KillDetails, ListDetails, ListEntry, ListFinishedEntry, ListRunningEntry,
+  LogFinishedDetails, LogRunningDetails, LogTotals, PollExitedDetails, PollRunningDetails, ProcessDetails,
+  ProcessFailureDetails, RemovedDetails, ToolDetails, WorkdirFailureDetails,
+} from "./result-details.js";
+export type { ExitReason, OutcomeStatus } from "./session.js";
 export type { SpawnFaults } from "./spawn/faults.js";
 export * from "../executors/index.js";

@@ -2,9 +2,12 @@
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import { classifyFailure, type FailureKind } from "../outcome.js";
+import type {
+  ExecCompletedDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, ToolDetails, WorkdirFailureDetails,
+} from "../result-details.js";
 import type { ToolResult } from "../types.js";
 
-export function textResult(text: string, details: ToolResult["details"]): ToolResult {
+export function textResult<Details extends ToolDetails>(text: string, details: Details): ToolResult<Details> {
   return { content: [{ type: "text", text }], details };
 }
 
@@ -41,14 +44,16 @@ export interface ForegroundContext {
 }
 
 /** RES-03 … RES-20. */
-export function foregroundResult(session: Session, ctx: ForegroundContext): ToolResult {
+export function foregroundResult(
+  session: Session, ctx: ForegroundContext,
+): ToolResult<ExecCompletedDetails> | ToolResult<ExecFailedDetails> {
   const output = session.output.aggregate.trim();
   const failure = classifyFailure(session);
   const common = { exitCode: session.exitCode, exitSignal: session.exitSignal, durationMs: ctx.durationMs };
   if (!failure) {
     const code = session.exitCode ?? 0;
     const body = (output || messages.NO_OUTPUT) + (code !== 0 ? `\n\n${messages.commandExitedWithCode(code)}` : "");
-    return textResult(prefix(session, ctx.warnings) + body, {
+    return textResult<ExecCompletedDetails>(prefix(session, ctx.warnings) + body, {
       status: "completed", ...common, exitReason: "exit", aggregated: body, noOutputTimedOut: false, cwd: session.cwd,
     });
   }
@@ -56,14 +61,14 @@ export function foregroundResult(session: Session, ctx: ForegroundContext): Tool
     : failure === "runtime-error" ? ctx.runtimeError ?? "" : failureReason(failure, session.exitSignal);
   const exitReason = failure === "overall-timeout" ? "overall-timeout"
     : failure === "signal" ? "signal" : failure === "runtime-error" ? "runtime-error" : "exit";
-  return textResult(prefix(session, ctx.warnings) + (output ? `${output}\n\n` : "") + reason, {
+  return textResult<ExecFailedDetails>(prefix(session, ctx.warnings) + (output ? `${output}\n\n` : "") + reason, {
     status: "failed", ...common, failureKind: failure, exitReason, aggregated: output,
     timedOut: failure === "overall-timeout", noOutputTimedOut: false, cwd: session.cwd,
   });
 }
 
 /** RES-21 … RES-23. */
-export function runningResult(session: Session, warnings: readonly string[]): ToolResult {
+export function runningResult(session: Session, warnings: readonly string[]): ToolResult<ExecRunningDetails> {
   const warningPrefix = warnings.length > 0 ? `${warnings.join("\n")}\n\n` : "";
   return textResult(warningPrefix + messages.stillRunning(session.id, session.pid), {
     status: "running", sessionId: session.id, pid: session.pid ?? null, startedAt: session.startedAt, cwd: session.cwd,
@@ -72,7 +77,7 @@ export function runningResult(session: Session, warnings: readonly string[]): To
 }
 
 /** EXEC-39: a progress update during the foreground window. */
-export function progressUpdate(session: Session, warnings: readonly string[]): ToolResult {
+export function progressUpdate(session: Session, warnings: readonly string[]): ToolResult<ExecProgressDetails> {
   const warningPrefix = warnings.length > 0 ? `${warnings.join("\n")}\n\n` : "";
   const tail = session.output.tail;
   return textResult(warningPrefix + (tail || session.output.aggregate || messages.NO_OUTPUT), {
@@ -84,7 +89,7 @@ export function progressUpdate(session: Session, warnings: readonly string[]): T
 /** EXEC-23: the workdir failure, returned without spawning. */
 export function workdirFailure(
   requested: string, durationMs: number, text = messages.workdirUnavailable(requested),
-): ToolResult {
+): ToolResult<WorkdirFailureDetails> {
   return textResult(text, {
     status: "failed", exitCode: null, exitSignal: null, failureKind: "runtime-error", durationMs, aggregated: "",
     timedOut: false, cwd: requested,

@@ -8,6 +8,7 @@ import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { execLimitError } from "../spawn/exec-limits.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
+import type { ExecDetails } from "../result-details.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
 import { buildCommandEnv, validateEnvOverrides } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
@@ -15,7 +16,7 @@ import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize
 import { nulByteText } from "./unsafe-strings.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
-export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
+export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ExecDetails>> {
   engine.assertNotDisposed();
   if (ctx.signal?.aborted) throw abortError(); // EXEC-40
   const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
@@ -83,7 +84,7 @@ async function spawnCommand(
 /** Waits for completion, the yield window (EXEC-34, EXEC-36) or the abort signal (EXEC-40). */
 async function waitInForeground(
   session: Session, call: NormalizedExec, ctx: CallContext, warnings: string[], processToolAvailable: boolean,
-): Promise<ToolResult> {
+): Promise<ToolResult<ExecDetails>> {
   const onUpdate = ctx.onUpdate;
   if (onUpdate) {
     session.onChunk = () => {

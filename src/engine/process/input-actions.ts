@@ -4,6 +4,7 @@ import {
   BRACKETED_PASTE_END, BRACKETED_PASTE_START, SUBMIT_BYTES, encodeSendKeys, hasUnmodifiedCursorKey,
 } from "../key-encoder.js";
 import type { Session } from "../session.js";
+import type { InputDetails, ProcessFailureDetails } from "../result-details.js";
 import type { ProcessParams, ToolResult } from "../types.js";
 import { failure, nameField, result } from "./session-view.js";
 
@@ -12,12 +13,13 @@ export type InputAction = "write" | "send-keys" | "submit" | "paste";
 const stringArray = (value: unknown): string[] | undefined =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
 
-function inputResult(session: Session, text: string): ToolResult {
+function inputResult(session: Session, text: string): ToolResult<InputDetails> {
   return result(text, { status: "running", sessionId: session.id, ...nameField(session) });
 }
 
 /** Runs an input action on a session that passed the running-session guards of INPUT-04. */
-export async function sendInput(session: Session, action: InputAction, params: ProcessParams): Promise<ToolResult> {
+export async function sendInput(session: Session, action: InputAction, params: ProcessParams,
+): Promise<ToolResult<InputDetails> | ToolResult<ProcessFailureDetails>> {
   const stdin = session.child?.stdin;
   if (!stdin || !session.stdinWritable) return failure(messages.stdinNotWritable(session.id)); // INPUT-03
   switch (action) {

@@ -2,6 +2,7 @@
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import { LOG_DEFAULT_LINES } from "../settings.js";
+import type { LogFinishedDetails, LogRunningDetails } from "../result-details.js";
 import type { ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
 import { countLineBreaks } from "../output-text.js";
@@ -40,7 +41,8 @@ export function sliceLog(
   return { text: readLines(aggregate, from, to, lineBreaks), totalLines: total, hint };
 }
 
-export function readLog(session: Session, params: { offset?: unknown; limit?: unknown }, engine: EngineContext): ToolResult {
+export function readLog(session: Session, params: { offset?: unknown; limit?: unknown }, engine: EngineContext,
+): ToolResult<LogRunningDetails> | ToolResult<LogFinishedDetails> {
   // Counted before the aggregate joins its pieces, so that each piece is counted once.
   const lineBreaks = session.output.lineBreaks;
   const aggregate = session.output.aggregate;

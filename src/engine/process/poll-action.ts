@@ -3,6 +3,7 @@ import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import { POLL_BACKOFF_MS, POLL_MAX_WAIT_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
+import type { PollExitedDetails, PollRunningDetails, ProcessFailureDetails } from "../result-details.js";
 import type { CallContext, ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
 import {
@@ -29,7 +30,7 @@ const hasNews = (session: Session): boolean =>
 
 export async function pollSession(
   session: Session, params: { timeout?: unknown }, ctx: CallContext, engine: EngineContext,
-): Promise<ToolResult> {
+): Promise<ToolResult<PollRunningDetails> | ToolResult<PollExitedDetails> | ToolResult<ProcessFailureDetails>> {
   if (ctx.signal?.aborted) throw abortError(); // POLL-11
   const deadline = Date.now() + parsePollTimeout(params.timeout);
   while (!hasNews(session) && Date.now() < deadline) {
@@ -40,7 +41,7 @@ export async function pollSession(
   return session.state === "finished" ? terminalPoll(session, engine) : runningPoll(session, engine);
 }
 
-function runningPoll(session: Session, engine: EngineContext): ToolResult {
+function runningPoll(session: Session, engine: EngineContext): ToolResult<PollRunningDetails> {
   const dropped = session.output.takePendingDropped();
   const drained = session.output.drainPending().trim();
   session.emptyPolls = drained ? 0 : session.emptyPolls + 1;
@@ -54,7 +55,7 @@ function runningPoll(session: Session, engine: EngineContext): ToolResult {
   });
 }
 
-function terminalPoll(session: Session, engine: EngineContext): ToolResult {
+function terminalPoll(session: Session, engine: EngineContext): ToolResult<PollExitedDetails> {
   const dropped = session.output.takePendingDropped();
   const unread = session.output.drainPending().trim();
   session.emptyPolls = 0;

@@ -2,6 +2,7 @@
 import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
+import type { KillDetails, ProcessDetails, ProcessFailureDetails, RemovedDetails } from "../result-details.js";
 import type { CallContext, ProcessParams, ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
 import { sendInput, type InputAction } from "./input-actions.js";
@@ -13,7 +14,7 @@ import { failure, nameField, result } from "./session-view.js";
 const ACTIONS = ["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"] as const;
 type Action = (typeof ACTIONS)[number];
 
-export async function runProcess(params: ProcessParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
+export async function runProcess(params: ProcessParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ProcessDetails>> {
   engine.assertNotDisposed();
   const action = params.action;
   if (typeof action !== "string" || !(ACTIONS as readonly string[]).includes(action)) {
@@ -47,7 +48,7 @@ export async function runProcess(params: ProcessParams, ctx: CallContext, engine
       session.killRequested = true;
       session.emptyPolls = 0;
       session.terminate("manual-cancel");
-      return result(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
+      return result<KillDetails>(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
     }
     case "clear":
       if (!engine.registry.finished(scope, id)) return failure(messages.noFinishedSession(id)); // PROC-10
@@ -58,7 +59,7 @@ export async function runProcess(params: ProcessParams, ctx: CallContext, engine
   }
 }
 
-type Guarded = { session: Session } | { text: ToolResult };
+type Guarded = { session: Session } | { text: ToolResult<ProcessFailureDetails> };
 
 /** KILL-02, INPUT-04: running in this scope, backgrounded, not finalizing, and (for kill/remove) signallable. */
 function guardRunning(
@@ -73,7 +74,9 @@ function guardRunning(
 }
 
 /** PROC-11 … PROC-14: hide and terminate a running session, or delete a finished record. */
-function removeSession(engine: EngineContext, scope: string, id: string): ToolResult {
+function removeSession(
+  engine: EngineContext, scope: string, id: string,
+): ToolResult<RemovedDetails> | ToolResult<ProcessFailureDetails> {
   if (engine.registry.running(scope, id)) {
     const guarded = guardRunning(engine, scope, id, messages.noSession(id), messages.unableToRemove(id));
     if ("text" in guarded) return guarded.text;
