@@ -5,6 +5,7 @@ import type { Session } from "../session.js";
 import { POLL_BACKOFF_MS, POLL_MAX_WAIT_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
 import type { PollExitedDetails, PollRunningDetails, ProcessFailureDetails } from "../result-details.js";
 import type { CallContext, ToolResult } from "../types.js";
+import type { PollCall } from "./normalize-process.js";
 import type { EngineContext } from "../engine-context.js";
 import {
   discardedNote, exitFields, exitLabelOf, failure, guidanceSuffix, inputWaitHint, inputWaitView, nameField,
@@ -29,10 +30,10 @@ const hasNews = (session: Session): boolean =>
   session.state !== "running" || session.output.hasPending || session.output.pendingOutputDropped || session.hidden;
 
 export async function pollSession(
-  session: Session, params: { timeout?: unknown }, ctx: CallContext, engine: EngineContext,
+  session: Session, call: Pick<PollCall, "timeoutMs">, ctx: CallContext, engine: EngineContext,
 ): Promise<ToolResult<PollRunningDetails> | ToolResult<PollExitedDetails> | ToolResult<ProcessFailureDetails>> {
   if (ctx.signal?.aborted) throw abortError(); // POLL-11
-  const deadline = Date.now() + parsePollTimeout(params.timeout);
+  const deadline = Date.now() + call.timeoutMs;
   while (!hasNews(session) && Date.now() < deadline) {
     await session.waitForActivity(deadline - Date.now(), ctx.signal);
     if (ctx.signal?.aborted) throw abortError();
