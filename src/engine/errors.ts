@@ -4,7 +4,7 @@
 import * as messages from "./messages.js";
 
 /** The tool parameter an error is about. */
-export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node" | "data" | "keys" | "text";
+export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
 
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
@@ -110,9 +110,9 @@ export function describeError(data: ErrorData): string {
 /** EXEC-40, POLL-11: the rejection of a call whose abort signal fired. */
 export const abortError = (): ExecProcessError => new ExecProcessError({ code: "aborted" });
 
-/** A spawn error as an ExecProcessError of `code`, with the same message; one that already is one is kept. */
-export function spawnError(code: "spawn-failed" | "stdin-write-failed", error: unknown): ExecProcessError {
+/** RES-24: a spawn error as a spawn-failed ExecProcessError with the same message, the original as its cause. */
+export function spawnError(error: unknown): ExecProcessError {
   if (error instanceof ExecProcessError) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return new ExecProcessError({ code, reason }, { cause: error });
+  return new ExecProcessError({ code: "spawn-failed", reason }, { cause: error });
 }

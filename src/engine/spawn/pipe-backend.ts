@@ -20,12 +20,12 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
     try {
       child = spawnChild(request, false);
     } catch (error) {
-      return Promise.reject(spawnError("spawn-failed", error));
+      return Promise.reject(spawnError(error));
     }
   }
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {
-      if (child.pid === undefined) reject(spawnError("spawn-failed", error));
+      if (child.pid === undefined) reject(spawnError(error));
     });
     child.once("spawn", () => {
       child.stdin?.on("error", () => {});
