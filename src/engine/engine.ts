@@ -3,7 +3,7 @@ import { ExitNotifier } from "./exit-notifier.js";
 import { cleanupOnHostExit } from "./host-exit-cleanup.js";
 import type { EngineContext } from "./engine-context.js";
 import { runExec } from "./exec/run-exec.js";
-import * as messages from "./messages.js";
+import { ExecProcessError } from "./errors.js";
 import { runProcess } from "./process/run-process.js";
 import { Session } from "./session.js";
 import { createSessionId } from "./session-id.js";
@@ -47,7 +47,7 @@ export function createSessionEngine(options: SessionEngineOptions = {}): Session
     registry,
     notifier,
     assertNotDisposed() {
-      if (disposing) throw new Error(messages.ENGINE_DISPOSED);
+      if (disposing) throw new ExecProcessError({ code: "engine-disposed" });
     },
     createSession(command, scopeKey, cwd) {
       const seq = registry.nextSeq();

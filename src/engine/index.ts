@@ -2,11 +2,20 @@
 export { createSessionEngine } from "./engine.js";
 export { attachChildProcessBridge, DEFAULT_BRIDGE_SIGNALS } from "./child-process-bridge.js";
 export type { ChildProcessBridge, ChildProcessBridgeOptions } from "./child-process-bridge.js";
+export { ExecProcessError, describeError } from "./errors.js";
+export type { ErrorCode, ErrorData, ErrorParam } from "./errors.js";
 export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
 export type { Settings, ExecConfig } from "./settings.js";
 export type {
   CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ProcessParams, ResultStatus,
   SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
 } from "./types.js";
+export type {
+  ExecCompletedDetails, ExecDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, Exclusive, ExitFields,
+  FailureKind, InputDetails, InputWaitFields, KillDetails, ListDetails, ListEntry, ListFinishedEntry, ListRunningEntry,
+  LogFinishedDetails, LogRunningDetails, LogTotals, PollExitedDetails, PollRunningDetails, ProcessDetails,
+  ProcessFailureDetails, RemovedDetails, ToolDetails, WorkdirFailureDetails,
+} from "./result-details.js";
+export type { ExitReason, OutcomeStatus } from "./session.js";
 export type { SpawnFaults } from "./spawn/faults.js";
 export * from "../executors/index.js";

@@ -19,6 +19,13 @@ export const envViolation = (parts: string[], pathBlocked: boolean): string =>
     : `Security Violation: ${parts.join("; ")}.`;
 export const blockedKeysPart = (keys: string[]): string => `blocked override keys: ${keys.join(", ")}`;
 export const invalidKeysPart = (keys: string[]): string => `invalid non-portable override keys: ${keys.join(", ")}`;
+/** EXEC-17: one blocked key alone has its own sentence; otherwise the parts, blocked keys first. */
+export const envOverridesRejected = (blocked: string[], invalid: string[]): string => {
+  const pathBlocked = blocked.includes("PATH");
+  if (invalid.length === 0 && blocked.length === 1) return pathBlocked ? PATH_FORBIDDEN : envKeyForbidden(blocked[0] ?? "");
+  const parts = [...(blocked.length > 0 ? [blockedKeysPart(blocked)] : []), ...(invalid.length > 0 ? [invalidKeysPart(invalid)] : [])];
+  return envViolation(parts, pathBlocked);
+};
 export const workdirUnavailable = (value: string): string =>
   `workdir "${value}" is unavailable or not a directory: command was not executed. workdir is treated as a literal path; shell expansions such as "~" are not applied. Use an existing directory, omit an explicit workdir to use the default cwd, or update the configured default cwd.`;
 

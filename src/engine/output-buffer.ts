@@ -35,6 +35,7 @@ const COMPACT_MIN_DEAD_ENTRIES = 1024;
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
+// A programmer error, not an ExecProcessError: the engine passes resolved settings, so no tool call can reach it.
 function validateCap(name: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
     throw new RangeError(`${name} must be a positive integer (got ${String(value)}, ${typeof value})`);

@@ -7,7 +7,8 @@ import type { CursorKeyMode } from "./key-encoder.js";
 import { OutputBuffer, type OutputStream } from "./output-buffer.js";
 import { createOutputSanitizer, type OutputSanitizer } from "./output-sanitizer.js";
 import type { OutputText } from "./output-text.js";
-import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND, KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
+import { KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
+import { outcomeStatusOf } from "./outcome.js";
 import { deriveSessionName } from "./session-name.js";
 import { SESSION_MARKER_VARIABLE, signalMarkedProcesses } from "./spawn/session-marker.js";
 
@@ -166,9 +167,7 @@ export class Session {
 
   /** RES-26: raw outcome status. */
   get outcomeStatus(): OutcomeStatus {
-    if (this.#exitReason !== "exit") return "failed";
-    if (this.#exit.code === null) return "failed";
-    return this.#exit.code === EXIT_CODE_NOT_FOUND || this.#exit.code === EXIT_CODE_NOT_EXECUTABLE ? "failed" : "completed";
+    return outcomeStatusOf(this);
   }
 
   // ── events ─────────────────────────────────────────────────────────────────────────────────────────────────────

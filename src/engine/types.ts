@@ -1,6 +1,7 @@
 // Public data types of the session engine (SPEC §0.7).
 import type { SpawnFaults } from "./spawn/faults.js";
 import type { ExecConfig } from "./settings.js";
+import type { ExecDetails, ExecProgressDetails, ProcessDetails, ToolDetails } from "./result-details.js";
 
 export type { ExecConfig };
 
@@ -41,9 +42,10 @@ export interface ProcessParams {
 
 export type ResultStatus = "completed" | "failed" | "running";
 
-export interface ToolResult {
+/** RES-01: the text a model reads and the details of its kind (result-details.ts). */
+export interface ToolResult<Details extends ToolDetails = ToolDetails> {
   content: [{ type: "text"; text: string }];
-  details: Record<string, unknown> & { status: ResultStatus };
+  details: Details;
 }
 
 export interface CallContext {
@@ -54,7 +56,7 @@ export interface CallContext {
   /** Default false (EXEC-11). */
   allowElevated?: boolean;
   /** Progress updates during the foreground window (EXEC-39). */
-  onUpdate?: (partial: ToolResult) => void;
+  onUpdate?: (partial: ToolResult<ExecProgressDetails>) => void;
 }
 
 export interface SystemEvent { scopeKey: string; sessionId: string; text: string; contextKey: string; createdAt: number }
@@ -122,8 +124,8 @@ export interface SessionEngineOptions {
 }
 
 export interface SessionEngine {
-  exec(params: ExecParams, ctx: CallContext): Promise<ToolResult>;
-  process(params: ProcessParams, ctx: CallContext): Promise<ToolResult>;
+  exec(params: ExecParams, ctx: CallContext): Promise<ToolResult<ExecDetails>>;
+  process(params: ProcessParams, ctx: CallContext): Promise<ToolResult<ProcessDetails>>;
   drainSystemEvents(scopeKey: string): SystemEvent[];
   peekSystemEvents(scopeKey: string): SystemEvent[];
   clearFinishedSessions(scopeKey: string): number;

@@ -1,7 +1,7 @@
 // Turns engine results into LangChain tool output (LC-16, LC-20) and reads the call context from a run config.
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolRunnableConfig } from "@langchain/core/tools";
-import type { ToolResult } from "../engine/index.js";
+import type { ToolDetails, ToolResult } from "../engine/index.js";
 
 /**
  * `content_and_artifact` output. A failed result becomes a ToolMessage with status "error" (LC-20), which LangChain
@@ -9,7 +9,7 @@ import type { ToolResult } from "../engine/index.js";
  */
 export function toToolOutput(
   result: ToolResult, toolName: string, config: ToolRunnableConfig | undefined,
-): [string | ToolMessage, Record<string, unknown>] {
+): [string | ToolMessage, ToolDetails] {
   const text = result.content[0].text;
   const toolCallId = config?.toolCall?.id;
   if (result.details.status === "failed" && toolCallId) {

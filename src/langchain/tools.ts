@@ -1,7 +1,7 @@
 // The two StructuredTools. They only translate between LangChain and the engine; behaviour lives in the engine.
 import type { CallbackManagerForToolRun } from "@langchain/core/callbacks/manager";
 import { StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
-import type { CallContext, SessionEngine, ToolResult } from "../engine/index.js";
+import type { CallContext, ExecProgressDetails, SessionEngine, ToolResult } from "../engine/index.js";
 import { EXEC_DESCRIPTION, EXEC_SYNC_DESCRIPTION, PROCESS_DESCRIPTION } from "./descriptions.js";
 import { execSchema, execSyncSchema, processSchema } from "./schemas.js";
 import { assertValidInput } from "./schema-errors.js";
@@ -29,7 +29,7 @@ function callContext(binding: ToolBinding, config: ToolRunnableConfig | undefine
 /** LC-17: progress updates as `exec_update` custom events, and on the LangGraph writer when there is one. */
 function progressListener(runManager: CallbackManagerForToolRun | undefined, config: ToolRunnableConfig | undefined) {
   const writer = (config as { writer?: (chunk: unknown) => void } | undefined)?.writer;
-  return (update: ToolResult): void => {
+  return (update: ToolResult<ExecProgressDetails>): void => {
     const payload = { text: update.content[0].text, details: update.details };
     void runManager?.handleCustomEvent("exec_update", payload).catch(() => {});
     writer?.({ event: "exec_update", ...payload });

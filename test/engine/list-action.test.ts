@@ -16,8 +16,8 @@ describe("process list", () => {
     const list = await engine.process({ action: "list" }, ctx);
     expect(textOf(list).endsWith(` :: ${shown}`)).toBe(true);
     expect(textOf(list)).not.toContain(raw);
-    const [entry] = list.details["sessions"] as Array<Record<string, unknown>>;
-    expect(entry?.["name"]).toBe(shown);
-    expect(entry?.["command"]).toBe(command); // the data field keeps the command exactly (EXEC-28)
+    const [entry] = list.details.sessions ?? [];
+    expect(entry?.name).toBe(shown);
+    expect(entry?.command).toBe(command); // the data field keeps the command exactly (EXEC-28)
   }, 30_000);
 });

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
 import { sliceLog } from "../../src/engine/process/log-action.js";
+import { normalizeProcessParams } from "../../src/engine/process/normalize-process.js";
 import { LOG_DEFAULT_LINES } from "../../src/engine/settings.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
 
@@ -82,7 +83,10 @@ describe("sliceLog against split/slice/join", () => {
       typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : undefined;
     fc.assert(
       fc.property(aggregate, raw, raw, (text, offset, limit) => {
-        const slice = sliceLog(text, offset, limit);
+        // The raw values go through normalizeProcessParams, as a log call's do, then to sliceLog.
+        const checked = normalizeProcessParams({ action: "log", sessionId: "s", offset, limit });
+        if (!checked.ok || checked.call.action !== "log") throw new Error("expected a log call");
+        const slice = sliceLog(text, checked.call.offset, checked.call.limit);
         expect(slice.text).toBe(splitSliceJoin(text, normalized(offset), normalized(limit)).text);
       }),
       { numRuns: 1000 },

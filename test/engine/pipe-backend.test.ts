@@ -75,8 +75,10 @@ describe("spawnWithPipes", () => {
     expect(events.findIndex(([kind]) => kind === "exit")).toBeLessThan(events.findIndex(([, , text]) => text === "late\n"));
   }, 30_000);
 
-  it("rejects with the spawn error when the shell cannot be started", async () => {
+  it("rejects with a spawn-failed error that keeps the system's message and error as its cause when the shell cannot be started", async () => {
     const sink: ChildSink = { onOutput: () => {}, onExit: () => {}, onComplete: () => {} };
-    await expect(spawnWithPipes({ ...request("true"), shell: "/nonexistent/shell" }, sink)).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(spawnWithPipes({ ...request("true"), shell: "/nonexistent/shell" }, sink)).rejects.toMatchObject({
+      code: "spawn-failed", message: "spawn /nonexistent/shell ENOENT", cause: { code: "ENOENT" },
+    });
   });
 });

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { abortError } from "../../src/engine/exec/run-exec.js";
+import { abortError } from "../../src/engine/errors.js";
 import * as messages from "../../src/engine/messages.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ToolResult } from "../../src/engine/types.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, tempDir, textOf } from "../reliability/helpers.js";

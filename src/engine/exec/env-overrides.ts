@@ -1,5 +1,5 @@
 // Validation of `env` overrides (EXEC-14, EXEC-16, EXEC-17) and the command environment (EXEC-15, SET-23).
-import * as messages from "../messages.js";
+import { ExecProcessError } from "../errors.js";
 import { assertNoNulByte } from "./unsafe-strings.js";
 
 const PORTABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -44,20 +44,13 @@ export function validateEnvOverrides(env: unknown): Record<string, string> {
     if (isBlocked(upper)) blocked.push(upper);
     else accepted[key] = value;
   }
-  if (blocked.length > 0 || invalid.length > 0) throw new Error(envViolationMessage(sortedUnique(blocked), sortedUnique(invalid)));
-  for (const [key, value] of Object.entries(accepted)) assertNoNulByte(`env "${key}"`, value);
-  return accepted;
-}
-
-function envViolationMessage(blocked: string[], invalid: string[]): string {
-  const pathBlocked = blocked.includes("PATH");
-  if (invalid.length === 0 && blocked.length === 1) {
-    return pathBlocked ? messages.PATH_FORBIDDEN : messages.envKeyForbidden(blocked[0] ?? "");
+  if (blocked.length > 0 || invalid.length > 0) {
+    throw new ExecProcessError({
+      code: "env-blocked", param: "env", blockedKeys: sortedUnique(blocked), invalidKeys: sortedUnique(invalid),
+    });
   }
-  const parts: string[] = [];
-  if (blocked.length > 0) parts.push(messages.blockedKeysPart(blocked));
-  if (invalid.length > 0) parts.push(messages.invalidKeysPart(invalid));
-  return messages.envViolation(parts, pathBlocked);
+  for (const [key, value] of Object.entries(accepted)) assertNoNulByte("env", value, key);
+  return accepted;
 }
 
 /** The environment of a spawned command: inherited strings, overrides, PATH prefix, OPENCLAW_SHELL (EXEC-14/15). */

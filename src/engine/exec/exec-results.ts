@@ -1,13 +1,13 @@
 // Builders of every exec result (§4): foreground completed/failed, running, workdir failure, progress update.
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
-import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND } from "../settings.js";
+import { classifyFailure, type FailureKind } from "../outcome.js";
+import type {
+  ExecCompletedDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, ToolDetails, WorkdirFailureDetails,
+} from "../result-details.js";
 import type { ToolResult } from "../types.js";
 
-type FailureKind = "shell-command-not-found" | "shell-not-executable" | "overall-timeout" | "no-output-timeout"
-  | "signal" | "aborted" | "runtime-error";
-
-export function textResult(text: string, details: ToolResult["details"]): ToolResult {
+export function textResult<Details extends ToolDetails>(text: string, details: Details): ToolResult<Details> {
   return { content: [{ type: "text", text }], details };
 }
 
@@ -18,15 +18,15 @@ function prefix(session: Session, warnings: readonly string[]): string {
   return discarded + warningBlock;
 }
 
-function classifyFailure(session: Session): { kind: FailureKind; reason: string } | undefined {
-  const { exitCode, exitSignal, exitReason } = session;
-  if (exitReason === "overall-timeout") return { kind: "overall-timeout", reason: "" };
-  if (exitReason === "runtime-error") return { kind: "runtime-error", reason: "" };
-  if (exitSignal) return { kind: "signal", reason: messages.abortedBySignal(exitSignal) };
-  if (exitCode === null) return { kind: "aborted", reason: messages.ABORTED_BEFORE_EXIT };
-  if (exitCode === EXIT_CODE_NOT_FOUND) return { kind: "shell-command-not-found", reason: messages.COMMAND_NOT_FOUND };
-  if (exitCode === EXIT_CODE_NOT_EXECUTABLE) return { kind: "shell-not-executable", reason: messages.COMMAND_NOT_EXECUTABLE };
-  return undefined;
+/** RES-10 … RES-13: the reason line of a failure that is not a timeout or a runtime error. */
+function failureReason(kind: FailureKind, exitSignal: string | null): string {
+  switch (kind) {
+    case "signal": return messages.abortedBySignal(exitSignal ?? "");
+    case "aborted": return messages.ABORTED_BEFORE_EXIT;
+    case "shell-command-not-found": return messages.COMMAND_NOT_FOUND;
+    case "shell-not-executable": return messages.COMMAND_NOT_EXECUTABLE;
+    default: return "";
+  }
 }
 
 /** RES-14: the timeout reason, with the background hint only when the process tool is available. */
@@ -44,29 +44,31 @@ export interface ForegroundContext {
 }
 
 /** RES-03 … RES-20. */
-export function foregroundResult(session: Session, ctx: ForegroundContext): ToolResult {
+export function foregroundResult(
+  session: Session, ctx: ForegroundContext,
+): ToolResult<ExecCompletedDetails> | ToolResult<ExecFailedDetails> {
   const output = session.output.aggregate.trim();
   const failure = classifyFailure(session);
   const common = { exitCode: session.exitCode, exitSignal: session.exitSignal, durationMs: ctx.durationMs };
   if (!failure) {
     const code = session.exitCode ?? 0;
     const body = (output || messages.NO_OUTPUT) + (code !== 0 ? `\n\n${messages.commandExitedWithCode(code)}` : "");
-    return textResult(prefix(session, ctx.warnings) + body, {
+    return textResult<ExecCompletedDetails>(prefix(session, ctx.warnings) + body, {
       status: "completed", ...common, exitReason: "exit", aggregated: body, noOutputTimedOut: false, cwd: session.cwd,
     });
   }
-  const reason = failure.kind === "overall-timeout" ? timeoutReason(ctx.timeoutSeconds ?? 0, ctx.processToolAvailable)
-    : failure.kind === "runtime-error" ? ctx.runtimeError ?? "" : failure.reason;
-  const exitReason = failure.kind === "overall-timeout" ? "overall-timeout"
-    : failure.kind === "signal" ? "signal" : failure.kind === "runtime-error" ? "runtime-error" : "exit";
-  return textResult(prefix(session, ctx.warnings) + (output ? `${output}\n\n` : "") + reason, {
-    status: "failed", ...common, failureKind: failure.kind, exitReason, aggregated: output,
-    timedOut: failure.kind === "overall-timeout", noOutputTimedOut: false, cwd: session.cwd,
+  const reason = failure === "overall-timeout" ? timeoutReason(ctx.timeoutSeconds ?? 0, ctx.processToolAvailable)
+    : failure === "runtime-error" ? ctx.runtimeError ?? "" : failureReason(failure, session.exitSignal);
+  const exitReason = failure === "overall-timeout" ? "overall-timeout"
+    : failure === "signal" ? "signal" : failure === "runtime-error" ? "runtime-error" : "exit";
+  return textResult<ExecFailedDetails>(prefix(session, ctx.warnings) + (output ? `${output}\n\n` : "") + reason, {
+    status: "failed", ...common, failureKind: failure, exitReason, aggregated: output,
+    timedOut: failure === "overall-timeout", noOutputTimedOut: false, cwd: session.cwd,
   });
 }
 
 /** RES-21 … RES-23. */
-export function runningResult(session: Session, warnings: readonly string[]): ToolResult {
+export function runningResult(session: Session, warnings: readonly string[]): ToolResult<ExecRunningDetails> {
   const warningPrefix = warnings.length > 0 ? `${warnings.join("\n")}\n\n` : "";
   return textResult(warningPrefix + messages.stillRunning(session.id, session.pid), {
     status: "running", sessionId: session.id, pid: session.pid ?? null, startedAt: session.startedAt, cwd: session.cwd,
@@ -75,7 +77,7 @@ export function runningResult(session: Session, warnings: readonly string[]): To
 }
 
 /** EXEC-39: a progress update during the foreground window. */
-export function progressUpdate(session: Session, warnings: readonly string[]): ToolResult {
+export function progressUpdate(session: Session, warnings: readonly string[]): ToolResult<ExecProgressDetails> {
   const warningPrefix = warnings.length > 0 ? `${warnings.join("\n")}\n\n` : "";
   const tail = session.output.tail;
   return textResult(warningPrefix + (tail || session.output.aggregate || messages.NO_OUTPUT), {
@@ -87,7 +89,7 @@ export function progressUpdate(session: Session, warnings: readonly string[]): T
 /** EXEC-23: the workdir failure, returned without spawning. */
 export function workdirFailure(
   requested: string, durationMs: number, text = messages.workdirUnavailable(requested),
-): ToolResult {
+): ToolResult<WorkdirFailureDetails> {
   return textResult(text, {
     status: "failed", exitCode: null, exitSignal: null, failureKind: "runtime-error", durationMs, aggregated: "",
     timedOut: false, cwd: requested,

@@ -1,7 +1,7 @@
 // One pipeline from raw exec arguments to a normalized call (EXEC-01 … EXEC-13, EXEC-21 … EXEC-31).
 // Checks (1)–(4) of EXEC-03a run here; the caller then checks the working directory (5), which returns a result,
 // and only then the environment overrides (6), with validateEnvOverrides.
-import * as messages from "../messages.js";
+import { ExecProcessError } from "../errors.js";
 import { MS_PER_SECOND, YIELD_MAX_MS, YIELD_MIN_MS, type Settings } from "../settings.js";
 import type { CallContext, ExecParams, HostExecutor } from "../types.js";
 import { assertNoNulByte } from "./unsafe-strings.js";
@@ -31,11 +31,11 @@ export function normalizeExecParams(
   params: ExecParams, ctx: CallContext, settings: Settings, executors: { sandbox?: HostExecutor; node?: HostExecutor },
 ): NormalizedExec {
   const command = params.command;
-  if (typeof command !== "string" || command === "") throw new Error(messages.MISSING_COMMAND); // EXEC-02
+  if (typeof command !== "string" || command === "") throw new ExecProcessError({ code: "missing-command", param: "command" }); // EXEC-02
   assertNoNulByte("command", command); // with the command check (EXEC-03a step 1)
   const host = normalizeHost(params.host);
   const elevated = params.elevated === true;
-  if (elevated && ctx.allowElevated !== true) throw new Error(messages.ELEVATION_UNAVAILABLE); // EXEC-11
+  if (elevated && ctx.allowElevated !== true) throw new ExecProcessError({ code: "elevation-unavailable", param: "elevated" }); // EXEC-11
   const executor = selectExecutor(host, elevated, executors);
   return {
     command,
@@ -57,7 +57,7 @@ function normalizeHost(host: unknown): Host {
   if (host === undefined || host === "") return "auto";
   const lower = typeof host === "string" ? host.toLowerCase() : undefined;
   if (lower !== undefined && (HOSTS as readonly string[]).includes(lower)) return lower as Host;
-  throw new Error(messages.invalidHost(String(host)));
+  throw new ExecProcessError({ code: "invalid-host", param: "host", value: String(host) });
 }
 
 /** EXEC-08, EXEC-13: sandbox and node need an executor; elevation runs locally except for node. */
@@ -66,7 +66,7 @@ function selectExecutor(
 ): NormalizedExec["executor"] {
   if (host === "auto" || host === "gateway" || (elevated && host === "sandbox")) return undefined;
   const instance = executors[host];
-  if (!instance) throw new Error(messages.hostUnavailable(host));
+  if (!instance) throw new ExecProcessError({ code: "host-unavailable", param: "host", host });
   return { host, instance };
 }
 

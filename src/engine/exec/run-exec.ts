@@ -1,12 +1,14 @@
 // Orchestrates one exec call: normalize, check the workdir, spawn, then race completion, yield and abort (§3).
+import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import { Session } from "../session.js";
 import { createSessionId } from "../session-id.js";
 import type { ChildHandle, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
-import { execLimitText } from "../spawn/exec-limits.js";
+import { execLimitError } from "../spawn/exec-limits.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
+import type { ExecDetails } from "../result-details.js";
 import type { CallContext, ExecParams, ToolResult } from "../types.js";
 import { buildCommandEnv, validateEnvOverrides } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
@@ -14,13 +16,7 @@ import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize
 import { nulByteText } from "./unsafe-strings.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
-export function abortError(): Error {
-  const error = new Error(messages.ABORTED);
-  error.name = "AbortError";
-  return error;
-}
-
-export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
+export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ExecDetails>> {
   engine.assertNotDisposed();
   if (ctx.signal?.aborted) throw abortError(); // EXEC-40
   const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
@@ -68,8 +64,8 @@ async function spawnCommand(
   const shell = selectShell(engine.env);
   session.markEnvironment(env); // after the overrides
   const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
-  const tooLarge = execLimitText(request); // before the backend is chosen, so pipes and PTY fail alike
-  if (tooLarge !== undefined) throw new Error(tooLarge);
+  const tooLarge = execLimitError(request); // before the backend is chosen, so pipes and PTY fail alike
+  if (tooLarge !== undefined) throw tooLarge;
   const { pipes, pty } = engine.backends;
   if (!call.pty) return pipes(request, sink);
   try {
@@ -83,7 +79,7 @@ async function spawnCommand(
 /** Waits for completion, the yield window (EXEC-34, EXEC-36) or the abort signal (EXEC-40). */
 async function waitInForeground(
   session: Session, call: NormalizedExec, ctx: CallContext, warnings: string[], processToolAvailable: boolean,
-): Promise<ToolResult> {
+): Promise<ToolResult<ExecDetails>> {
   const onUpdate = ctx.onUpdate;
   const stopUpdates = onUpdate && session.onOutput(() => {
     try {

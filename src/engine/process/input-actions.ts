@@ -4,37 +4,32 @@ import {
   BRACKETED_PASTE_END, BRACKETED_PASTE_START, SUBMIT_BYTES, encodeSendKeys, hasUnmodifiedCursorKey,
 } from "../key-encoder.js";
 import type { Session } from "../session.js";
-import type { ProcessParams, ToolResult } from "../types.js";
+import type { InputDetails, ProcessFailureDetails } from "../result-details.js";
+import type { ToolResult } from "../types.js";
+import type { InputCall } from "./normalize-process.js";
 import { failure, nameField, result } from "./session-view.js";
 
-export type InputAction = "write" | "send-keys" | "submit" | "paste";
-
-const stringArray = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
-
-function inputResult(session: Session, text: string): ToolResult {
+function inputResult(session: Session, text: string): ToolResult<InputDetails> {
   return result(text, { status: "running", sessionId: session.id, ...nameField(session) });
 }
 
 /** Runs an input action on a session that passed the running-session guards of INPUT-04. */
-export async function sendInput(session: Session, action: InputAction, params: ProcessParams): Promise<ToolResult> {
+export async function sendInput(session: Session, call: InputCall,
+): Promise<ToolResult<InputDetails> | ToolResult<ProcessFailureDetails>> {
   const stdin = session.child?.stdin;
   if (!stdin || !session.stdinWritable) return failure(messages.stdinNotWritable(session.id)); // INPUT-03
-  switch (action) {
+  switch (call.action) {
     case "write": {
-      const data = typeof params.data === "string" ? params.data : "";
+      const { data, eof } = call;
       await stdin.write(data); // INPUT-07: a stream error rejects the call
-      const eof = params.eof === true;
       if (eof) session.endInput();
       return inputResult(session, messages.wroteBytes(Buffer.byteLength(data, "utf8"), session.id, eof));
     }
     case "send-keys": {
-      const keys = stringArray(params.keys);
+      const { keys, literal, hex } = call;
       if (session.cursorKeyMode === "unknown" && hasUnmodifiedCursorKey(keys)) {
         return failure(messages.cursorModeUnknown(session.id)); // KEYS-06
       }
-      const literal = typeof params.literal === "string" ? params.literal : undefined;
-      const hex = stringArray(params.hex);
       const { bytes, warnings } = encodeSendKeys({
         ...(literal !== undefined ? { literal } : {}), ...(hex ? { hex } : {}), ...(keys ? { keys } : {}),
       }, session.cursorKeyMode);
@@ -46,8 +41,8 @@ export async function sendInput(session: Session, action: InputAction, params: P
       await stdin.write(SUBMIT_BYTES); // INPUT-12
       return inputResult(session, messages.submitted(session.id));
     case "paste": {
-      const text = typeof params.text === "string" ? params.text : "";
-      const payload = params.bracketed === false ? text : BRACKETED_PASTE_START + text + BRACKETED_PASTE_END;
+      const { text, bracketed } = call;
+      const payload = bracketed ? BRACKETED_PASTE_START + text + BRACKETED_PASTE_END : text;
       if (payload === "") return failure(messages.NO_PASTE_TEXT); // INPUT-15
       await stdin.write(payload);
       return inputResult(session, messages.pasted(text.length, session.id));

@@ -5,11 +5,12 @@ import { sanitizeText } from "../output-sanitizer.js";
 import type { Session } from "../session.js";
 import { truncateMiddle } from "../session-name.js";
 import { LIST_COMMAND_MAX, LIST_NAME_MAX, LIST_STATUS_WIDTH } from "../settings.js";
+import type { ListDetails, ListEntry } from "../result-details.js";
 import type { ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
 import { inputWaitView, result } from "./session-view.js";
 
-export function listSessions(engine: EngineContext, scopeKey: string): ToolResult {
+export function listSessions(engine: EngineContext, scopeKey: string): ToolResult<ListDetails> {
   const sessions = engine.registry.visible(scopeKey);
   if (sessions.length === 0) return result(messages.NO_SESSIONS, { status: "completed", sessions: [] });
   const now = Date.now();
@@ -18,7 +19,7 @@ export function listSessions(engine: EngineContext, scopeKey: string): ToolResul
   return result(lines.join("\n"), { status: "completed", sessions: entries.map(({ entry }) => entry) });
 }
 
-function listEntry(session: Session, thresholdMs: number, now: number): { line: string; entry: Record<string, unknown> } {
+function listEntry(session: Session, thresholdMs: number, now: number): { line: string; entry: ListEntry } {
   const running = session.state !== "finished";
   const runtimeMs = (running ? now : session.endedAt ?? now) - session.startedAt;
   const base = {
@@ -29,15 +30,15 @@ function listEntry(session: Session, thresholdMs: number, now: number): { line: 
     truncated: session.output.truncated,
   };
   let marker = "";
-  let entry: Record<string, unknown>;
+  let entry: ListEntry;
   if (running) {
     const wait = inputWaitView(session, thresholdMs, now);
     if (wait.waitingForInput) marker = " [input-wait]"; // WAIT-06
-    entry = { ...base, ...shared, pid: session.pid ?? null, ...wait };
+    entry = { ...base, status: "running", ...shared, pid: session.pid ?? null, ...wait };
   } else {
     if (session.timedOut) marker = ` [${session.exitReason}]`; // LIST-05
     entry = {
-      ...base, endedAt: session.endedAt, ...shared, exitCode: session.exitCode, exitSignal: session.exitSignal,
+      ...base, status: session.outcomeStatus, endedAt: session.endedAt, ...shared, exitCode: session.exitCode, exitSignal: session.exitSignal,
       exitReason: session.exitReason, timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
     };
   }

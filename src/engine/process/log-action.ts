@@ -2,25 +2,28 @@
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import { LOG_DEFAULT_LINES } from "../settings.js";
+import type { LogFinishedDetails, LogRunningDetails } from "../result-details.js";
 import type { ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
 import { countLineBreaks } from "../output-text.js";
 import { countLines, readLines } from "./log-lines.js";
+import type { LogCall } from "./normalize-process.js";
 import {
   discardedNote, exitFields, exitLabelOf, guidanceSuffix, inputWaitHint, inputWaitView, nameField, reportedStatus, result,
 } from "./session-view.js";
 
 export interface LogSlice { text: string; totalLines: number; hint: string }
 
-const lineCount = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : undefined;
+/** LOG-08: a window bound is floored, and a negative one is 0. */
+const lineCount = (value: number | undefined): number | undefined =>
+  value === undefined ? undefined : Math.max(0, Math.floor(value));
 
 /**
  * LOG-03 … LOG-08: CRLF normalized, one trailing empty line dropped, window by offset/limit. `lineBreaks` is the
  * LF count of `aggregate` when the caller keeps it (OutputBuffer.lineBreaks).
  */
 export function sliceLog(
-  aggregate: string, offsetParam: unknown, limitParam: unknown, lineBreaks = countLineBreaks(aggregate),
+  aggregate: string, offsetParam: number | undefined, limitParam: number | undefined, lineBreaks = countLineBreaks(aggregate),
 ): LogSlice {
   const total = countLines(aggregate, lineBreaks);
   const offset = lineCount(offsetParam);
@@ -40,11 +43,12 @@ export function sliceLog(
   return { text: readLines(aggregate, from, to, lineBreaks), totalLines: total, hint };
 }
 
-export function readLog(session: Session, params: { offset?: unknown; limit?: unknown }, engine: EngineContext): ToolResult {
+export function readLog(session: Session, call: Pick<LogCall, "offset" | "limit">, engine: EngineContext,
+): ToolResult<LogRunningDetails> | ToolResult<LogFinishedDetails> {
   // Counted before the aggregate joins its pieces, so that each piece is counted once.
   const lineBreaks = session.output.lineBreaks;
   const aggregate = session.output.aggregate;
-  const slice = sliceLog(aggregate, params.offset, params.limit, lineBreaks);
+  const slice = sliceLog(aggregate, call.offset, call.limit, lineBreaks);
   const running = session.state !== "finished";
   const placeholder = running ? messages.LOG_EMPTY_RUNNING : messages.LOG_EMPTY_FINISHED;
   let text = discardedNote(session) + (slice.text || placeholder) + slice.hint;

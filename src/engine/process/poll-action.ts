@@ -1,10 +1,12 @@
 // `process poll` (POLL-01 … POLL-21): drains pending output, waits event-driven, reports the exit once.
+import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
 import { POLL_BACKOFF_MS, POLL_MAX_WAIT_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
+import type { PollExitedDetails, PollRunningDetails, ProcessFailureDetails } from "../result-details.js";
 import type { CallContext, ToolResult } from "../types.js";
+import type { PollCall } from "./normalize-process.js";
 import type { EngineContext } from "../engine-context.js";
-import { abortError } from "../exec/run-exec.js";
 import {
   discardedNote, exitFields, exitLabelOf, failure, guidanceSuffix, inputWaitHint, inputWaitView, nameField,
   reportedStatus, result,
@@ -28,10 +30,10 @@ const hasNews = (session: Session): boolean =>
   session.state !== "running" || session.output.hasPending || session.output.pendingOutputDropped || !session.addressable;
 
 export async function pollSession(
-  session: Session, params: { timeout?: unknown }, ctx: CallContext, engine: EngineContext,
-): Promise<ToolResult> {
+  session: Session, call: Pick<PollCall, "timeoutMs">, ctx: CallContext, engine: EngineContext,
+): Promise<ToolResult<PollRunningDetails> | ToolResult<PollExitedDetails> | ToolResult<ProcessFailureDetails>> {
   if (ctx.signal?.aborted) throw abortError(); // POLL-11
-  const deadline = Date.now() + parsePollTimeout(params.timeout);
+  const deadline = Date.now() + call.timeoutMs;
   while (!hasNews(session) && Date.now() < deadline) {
     await session.waitForActivity(deadline - Date.now(), ctx.signal);
     if (ctx.signal?.aborted) throw abortError();
@@ -40,7 +42,7 @@ export async function pollSession(
   return session.state === "finished" ? terminalPoll(session, engine) : runningPoll(session, engine);
 }
 
-function runningPoll(session: Session, engine: EngineContext): ToolResult {
+function runningPoll(session: Session, engine: EngineContext): ToolResult<PollRunningDetails> {
   const dropped = session.output.takePendingDropped();
   const drained = session.output.drainPending().trim();
   const emptyPolls = session.countRunningPoll(drained !== "");
@@ -54,7 +56,7 @@ function runningPoll(session: Session, engine: EngineContext): ToolResult {
   });
 }
 
-function terminalPoll(session: Session, engine: EngineContext): ToolResult {
+function terminalPoll(session: Session, engine: EngineContext): ToolResult<PollExitedDetails> {
   const dropped = session.output.takePendingDropped();
   const unread = session.output.drainPending().trim();
   engine.notifier.acknowledge(session); // NOTIFY-13

@@ -1,51 +1,48 @@
-// Dispatches one process call: action and sessionId checks, scoped lookups and guards in SPEC order (§7, §8).
+// Dispatches one process call: normalized arguments, then scoped lookups and guards in SPEC order (§7, §8).
+import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
+import type { KillDetails, ProcessDetails, ProcessFailureDetails, RemovedDetails } from "../result-details.js";
 import type { CallContext, ProcessParams, ToolResult } from "../types.js";
 import type { EngineContext } from "../engine-context.js";
-import { abortError } from "../exec/run-exec.js";
-import { sendInput, type InputAction } from "./input-actions.js";
+import { sendInput } from "./input-actions.js";
 import { listSessions } from "./list-action.js";
 import { readLog } from "./log-action.js";
+import { normalizeProcessParams } from "./normalize-process.js";
 import { pollSession } from "./poll-action.js";
 import { failure, nameField, result } from "./session-view.js";
 
-const ACTIONS = ["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"] as const;
-type Action = (typeof ACTIONS)[number];
-
-export async function runProcess(params: ProcessParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
+export async function runProcess(params: ProcessParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ProcessDetails>> {
   engine.assertNotDisposed();
-  const action = params.action;
-  if (typeof action !== "string" || !(ACTIONS as readonly string[]).includes(action)) {
-    return failure(messages.INVALID_ACTION); // PROC-02
-  }
-  if (action === "list") return listSessions(engine, ctx.scopeKey);
-  const id = params.sessionId;
-  if (typeof id !== "string" || id === "") return failure(messages.SESSION_ID_REQUIRED); // PROC-03
+  const checked = normalizeProcessParams(params);
+  if (!checked.ok) return failure(checked.text); // PROC-02, PROC-03
+  const { call } = checked;
+  if (call.action === "list") return listSessions(engine, ctx.scopeKey);
+  const id = call.sessionId;
   const scope = ctx.scopeKey;
-  switch (action as Exclude<Action, "list">) {
+  switch (call.action) {
     case "poll":
     case "log": {
-      if (action === "poll" && ctx.signal?.aborted) throw abortError();
+      if (call.action === "poll" && ctx.signal?.aborted) throw abortError();
       const running = engine.registry.running(scope, id);
       if (running && !running.backgrounded) return failure(messages.notBackgrounded(id)); // PROC-07
       const session = running ?? engine.registry.finished(scope, id);
       if (!session) return failure(messages.noSession(id)); // POLL-02, LOG-02
-      return action === "poll" ? pollSession(session, params, ctx, engine) : readLog(session, params, engine);
+      return call.action === "poll" ? pollSession(session, call, ctx, engine) : readLog(session, call, engine);
     }
     case "write":
     case "send-keys":
     case "submit":
     case "paste": {
       const guarded = guardRunning(engine, scope, id, messages.noActiveSession(id));
-      return "text" in guarded ? guarded.text : sendInput(guarded.session, action as InputAction, params);
+      return "text" in guarded ? guarded.text : sendInput(guarded.session, call);
     }
     case "kill": {
       const guarded = guardRunning(engine, scope, id, messages.noActiveSession(id), messages.unableToTerminate(id));
       if ("text" in guarded) return guarded.text;
       const { session } = guarded;
       session.requestStop();
-      return result(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
+      return result<KillDetails>(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
     }
     case "clear":
       if (!engine.registry.finished(scope, id)) return failure(messages.noFinishedSession(id)); // PROC-10
@@ -56,7 +53,7 @@ export async function runProcess(params: ProcessParams, ctx: CallContext, engine
   }
 }
 
-type Guarded = { session: Session } | { text: ToolResult };
+type Guarded = { session: Session } | { text: ToolResult<ProcessFailureDetails> };
 
 /**
  * KILL-02, INPUT-04: running in this scope, backgrounded, and (for kill/remove) signallable. A session is never seen
@@ -73,7 +70,9 @@ function guardRunning(
 }
 
 /** PROC-11 … PROC-14: hide and terminate a running session, or delete a finished record. */
-function removeSession(engine: EngineContext, scope: string, id: string): ToolResult {
+function removeSession(
+  engine: EngineContext, scope: string, id: string,
+): ToolResult<RemovedDetails> | ToolResult<ProcessFailureDetails> {
   if (engine.registry.running(scope, id)) {
     const guarded = guardRunning(engine, scope, id, messages.noSession(id), messages.unableToRemove(id));
     if ("text" in guarded) return guarded.text;

@@ -2,14 +2,15 @@
 import * as messages from "../messages.js";
 import { formatCompactDuration } from "../duration.js";
 import type { Session } from "../session.js";
+import type { ExitFields, ProcessFailureDetails, ToolDetails } from "../result-details.js";
 import type { ToolResult } from "../types.js";
 
 /** PROC-04: every process failure has this shape. */
-export function failure(text: string): ToolResult {
+export function failure(text: string): ToolResult<ProcessFailureDetails> {
   return { content: [{ type: "text", text }], details: { status: "failed", error: text } };
 }
 
-export function result(text: string, details: ToolResult["details"]): ToolResult {
+export function result<Details extends ToolDetails>(text: string, details: Details): ToolResult<Details> {
   return { content: [{ type: "text", text }], details };
 }
 
@@ -51,11 +52,11 @@ export function reportedStatus(session: Session): "completed" | "failed" {
 }
 
 /** The exit fields of terminal poll and finished log results. */
-export function exitFields(session: Session): Record<string, unknown> {
+export function exitFields(session: Session): ExitFields {
   return {
     exitCode: session.exitCode, exitSignal: session.exitSignal, exitReason: session.exitReason,
     timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
-    ...(session.outputHolders.length > 0 ? { outputHeldByPids: session.outputHolders } : {}),
+    ...(session.outputHolders.length > 0 ? { outputHeldByPids: [...session.outputHolders] } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // that pipes and PTY fail alike and clearly: pipes would throw `spawn E2BIG`, and node-pty's child would print
 // `execvp(3) failed` and exit 1, which looks like a completed command.
 import { readFileSync } from "node:fs";
-import * as messages from "../messages.js";
+import { ExecProcessError } from "../errors.js";
 import type { SpawnRequest } from "./child-handle.js";
 
 /** MAX_ARG_STRLEN: one argument or `KEY=value` entry, its terminating NUL included (32 pages of 4 KiB). */
@@ -30,19 +30,23 @@ function argMax(): number {
   return argMaxBytes;
 }
 
-/** The E2BIG text for a request that execve would refuse, or undefined when it fits (Linux only). */
-export function execLimitText(request: SpawnRequest): string | undefined {
+/** The E2BIG error for a request that execve would refuse, or undefined when it fits (Linux only). */
+export function execLimitError(request: SpawnRequest): ExecProcessError | undefined {
   if (process.platform !== "linux") return undefined;
   const args = [request.shell, ...request.args, request.command];
   const entries = Object.entries(request.env).map(([key, value]) => [key, `${key}=${value}`] as const);
   const commandBytes = Buffer.byteLength(request.command);
-  if (commandBytes + 1 > MAX_ARG_STRLEN_BYTES) return messages.argumentTooLarge("command", commandBytes, MAX_ARG_STRLEN_BYTES);
+  if (commandBytes + 1 > MAX_ARG_STRLEN_BYTES) {
+    return new ExecProcessError({ code: "argument-too-large", param: "command", bytes: commandBytes, limitBytes: MAX_ARG_STRLEN_BYTES });
+  }
   for (const [key, entry] of entries) {
     const bytes = Buffer.byteLength(entry);
-    if (bytes + 1 > MAX_ARG_STRLEN_BYTES) return messages.argumentTooLarge(`env "${key}"`, bytes, MAX_ARG_STRLEN_BYTES);
+    if (bytes + 1 > MAX_ARG_STRLEN_BYTES) {
+      return new ExecProcessError({ code: "argument-too-large", param: "env", key, bytes, limitBytes: MAX_ARG_STRLEN_BYTES });
+    }
   }
   const strings = [...args, ...entries.map(([, entry]) => entry)];
   const total = strings.reduce((sum, s) => sum + Buffer.byteLength(s) + 1 + POINTER_BYTES, 0);
   const limit = argMax();
-  return total > limit ? messages.argumentsTooLarge(total, limit) : undefined;
+  return total > limit ? new ExecProcessError({ code: "arguments-too-large", param: "command", bytes: total, limitBytes: limit }) : undefined;
 }

@@ -1,5 +1,6 @@
 // Faults injected on purpose (the conformance kit's `faults` capability): each makes one local spawn backend fail,
 // so that the fallback and error paths of PTY-05, PTY-06 and INPUT-07 can be checked for real.
+import { ExecProcessError } from "../errors.js";
 import type { ChildHandle, ChildSink, SpawnRequest, StdinHandle } from "./child-handle.js";
 
 export interface SpawnFaults {
@@ -22,11 +23,11 @@ export function withFaults(backends: LocalBackends, faults: SpawnFaults | undefi
   const { ptyUnavailable, spawnUnavailable, stdinWriteError } = faults;
   return {
     async pipes(request, sink) {
-      if (spawnUnavailable !== undefined) throw new Error(spawnUnavailable);
+      if (spawnUnavailable !== undefined) throw new ExecProcessError({ code: "spawn-failed", reason: spawnUnavailable });
       return withFailingStdin(await backends.pipes(request, sink), stdinWriteError);
     },
     async pty(request, sink) {
-      if (ptyUnavailable !== undefined) throw new Error(ptyUnavailable);
+      if (ptyUnavailable !== undefined) throw new ExecProcessError({ code: "pty-unavailable", reason: ptyUnavailable });
       return withFailingStdin(await backends.pty(request, sink), stdinWriteError);
     },
   };
@@ -37,7 +38,7 @@ function withFailingStdin(handle: ChildHandle, message: string | undefined): Chi
   if (message === undefined || !stdin) return handle;
   const failing: StdinHandle = {
     write: async () => {
-      throw new Error(message);
+      throw new ExecProcessError({ code: "stdin-write-failed", reason: message });
     },
     end: () => stdin.end(),
     get writable() {

@@ -2,6 +2,7 @@
 // completion only after exit and end-of-file on both pipes (REG-04).
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
+import { spawnError } from "../errors.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
 import { descriptorTargets, processesHolding, processTree, sendSignal } from "./process-tree.js";
 
@@ -16,11 +17,15 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
   } catch {
     // A detached spawn can fail where setsid is not permitted: fall back to signalling the tree (EXEC-46).
     detached = false;
-    child = spawnChild(request, false);
+    try {
+      child = spawnChild(request, false);
+    } catch (error) {
+      return Promise.reject(spawnError(error));
+    }
   }
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {
-      if (child.pid === undefined) reject(error);
+      if (child.pid === undefined) reject(spawnError(error));
     });
     child.once("spawn", () => {
       child.stdin?.on("error", () => {});

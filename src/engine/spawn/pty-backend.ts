@@ -2,6 +2,7 @@
 import { constants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { IPty } from "node-pty";
+import { ExecProcessError } from "../errors.js";
 import { EOF_CHAR } from "../key-encoder.js";
 import { PTY_COLS, PTY_ROWS } from "../settings.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
@@ -62,7 +63,7 @@ async function openTerminal(request: SpawnRequest, name: string): Promise<IPty> 
       encoding: null, // bytes, decoded here, so that output read while the terminal closes joins the stream exactly
     });
   } catch (error) {
-    throw new Error(describePtyFailure(error));
+    throw new ExecProcessError({ code: "pty-unavailable", reason: describePtyFailure(error) }, { cause: error });
   }
 }
 

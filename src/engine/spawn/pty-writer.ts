@@ -1,6 +1,6 @@
 // Input to a terminal's master descriptor: queued, written only as fast as the terminal accepts it, never spinning.
 import { writeSync } from "node:fs";
-import { ptyInputQueueFull } from "../messages.js";
+import { ExecProcessError } from "../errors.js";
 
 /** First pause after the terminal refused input (EAGAIN); doubles on each refusal up to the maximum. */
 const RETRY_MIN_MS = 2;
@@ -40,7 +40,7 @@ export class PtyWriter {
     const buffer = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
     if (buffer.byteLength === 0) return;
     if (bounded && this.#pendingBytes + buffer.byteLength > PENDING_LIMIT_BYTES) {
-      throw new Error(ptyInputQueueFull(this.#pendingBytes));
+      throw new ExecProcessError({ code: "input-queue-full", pendingBytes: this.#pendingBytes });
     }
     this.#queue.push(buffer);
     this.#pendingBytes += buffer.byteLength;

@@ -1,6 +1,6 @@
 // Checks once per bwrap path that bubblewrap runs and can create its namespaces, so a failure is reported clearly.
 import { spawn } from "node:child_process";
-import * as messages from "../../engine/messages.js";
+import { ExecProcessError } from "../../engine/errors.js";
 
 const PROBE_TIMEOUT_MS = 10_000;
 const probes = new Map<string, Promise<void>>();
@@ -19,7 +19,7 @@ export function ensureBwrapUsable(bwrapPath: string): Promise<void> {
 
 function runProbe(bwrapPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const fail = (reason: string): void => reject(new Error(messages.sandboxUnavailable(bwrapPath, reason)));
+    const fail = (reason: string): void => reject(new ExecProcessError({ code: "sandbox-unavailable", bwrapPath, reason }));
     const child = spawn(bwrapPath, ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--", "true"], {
       stdio: ["ignore", "ignore", "pipe"],
     });

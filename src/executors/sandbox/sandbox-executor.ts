@@ -1,7 +1,7 @@
 // createSandboxExecutor: runs `host: "sandbox"` commands inside bubblewrap (issue 13, EXEC-08, EXEC-09).
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import * as messages from "../../engine/messages.js";
+import { ExecProcessError } from "../../engine/errors.js";
 import type { ChildHandle, ChildSink } from "../../engine/spawn/child-handle.js";
 import { spawnWithPipes } from "../../engine/spawn/pipe-backend.js";
 import { processGroupMembers, sendSignal, sessionMembers } from "../../engine/spawn/process-tree.js";
@@ -36,7 +36,9 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
   return {
     async spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess> {
       await ensureBwrapUsable(bwrapPath);
-      if (!isDirectory(request.cwd)) throw new Error(messages.sandboxWorkdirMissing(request.cwd));
+      if (!isDirectory(request.cwd)) {
+        throw new ExecProcessError({ code: "sandbox-workdir-missing", param: "workdir", cwd: request.cwd });
+      }
       const shell = selectShell(request.env);
       const recorder = createExitRecorder();
       const sandbox = bwrapArgs({

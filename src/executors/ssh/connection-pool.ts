@@ -1,6 +1,6 @@
 // One SSH connection per node, opened on first use and shared by every command on that node (issue 13).
 import type { Client, ConnectConfig } from "ssh2";
-import * as messages from "../../engine/messages.js";
+import { ExecProcessError } from "../../engine/errors.js";
 import { loadSsh2 } from "./load-ssh2.js";
 import { KEEPALIVE_COUNT_MAX, type SshNode } from "./ssh-options.js";
 
@@ -67,7 +67,7 @@ export class ConnectionPool {
     return new Promise((resolve, reject) => {
       let ready = false;
       client.on("error", (error: Error & { code?: string; level?: string }) => {
-        if (!ready) reject(new Error(messages.sshConnectFailed(name, describeConnectError(error, node))));
+        if (!ready) reject(connectFailed(name, describeConnectError(error, node)));
       });
       client.once("ready", () => {
         ready = true;
@@ -76,7 +76,7 @@ export class ConnectionPool {
       client.once("close", () => {
         closed = true;
         if (this.connections.get(name) !== undefined) void this.forget(name, connection);
-        if (!ready) reject(new Error(messages.sshConnectFailed(name, "the connection closed during the handshake")));
+        if (!ready) reject(connectFailed(name, "the connection closed during the handshake"));
         for (const listener of [...closeListeners]) listener();
         closeListeners.clear();
       });
@@ -123,3 +123,6 @@ function describeConnectError(error: Error & { code?: string; level?: string }, 
   if (/host key|hostVerifier|verification failed/i.test(error.message)) return "the server's host key is not the configured hostKey";
   return error.message.split("\n")[0] ?? "unknown error";
 }
+
+const connectFailed = (node: string, reason: string): ExecProcessError =>
+  new ExecProcessError({ code: "node-connect-failed", param: "node", node, reason });

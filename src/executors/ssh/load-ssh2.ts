@@ -1,5 +1,5 @@
 // ssh2 is an optional peer dependency: loaded on first use, with an install hint when it is absent.
-import * as messages from "../../engine/messages.js";
+import { ExecProcessError } from "../../engine/errors.js";
 
 type Ssh2 = typeof import("ssh2");
 let loading: Promise<Ssh2> | undefined;
@@ -9,7 +9,7 @@ export function loadSsh2(): Promise<Ssh2> {
     (module) => ((module as { default?: Ssh2 }).default ?? module) as Ssh2,
     () => {
       loading = undefined;
-      throw new Error(messages.SSH_MODULE_MISSING);
+      throw new ExecProcessError({ code: "ssh-module-missing" });
     },
   );
   return loading;

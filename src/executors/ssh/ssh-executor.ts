@@ -1,6 +1,6 @@
 // createSshExecutor: runs `host: "node"` commands on machines reached over SSH with ssh2 (issue 13, EXEC-09, EXEC-10).
 import type { ClientChannel, PseudoTtyOptions } from "ssh2";
-import * as messages from "../../engine/messages.js";
+import { ExecProcessError } from "../../engine/errors.js";
 import { PTY_COLS, PTY_ROWS } from "../../engine/settings.js";
 import { terminalName } from "../../engine/spawn/pty-backend.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
@@ -61,16 +61,18 @@ export function createSshExecutor(options: SshExecutorOptions): SshExecutor {
 function pickNode(nodes: Map<string, SshNode>, requested: string | undefined): [string, SshNode] {
   const name = requested ?? (nodes.size === 1 ? [...nodes.keys()][0] : undefined);
   const node = name === undefined ? undefined : nodes.get(name);
-  if (name === undefined || !node) throw new Error(messages.unknownNode(requested, [...nodes.keys()]));
+  if (name === undefined || !node) {
+    throw new ExecProcessError({ code: "unknown-node", param: "node", node: requested, knownNodes: [...nodes.keys()] });
+  }
   return [name, node];
 }
 
 function validateNode(name: string, node: SshNode): void {
   if (node.hostKey === undefined && !node.hostVerifier && node.acceptAnyHostKey !== true) {
-    throw new Error(messages.nodeHostKeyRequired(name));
+    throw new ExecProcessError({ code: "node-misconfigured", node: name, missing: "host-key" });
   }
   if (node.privateKey === undefined && node.password === undefined && node.agent === undefined) {
-    throw new Error(messages.nodeAuthRequired(name));
+    throw new ExecProcessError({ code: "node-misconfigured", node: name, missing: "credentials" });
   }
 }
 
@@ -82,7 +84,10 @@ function terminalOptions(env: Record<string, string>): PseudoTtyOptions {
 function openChannel(connection: NodeConnection, line: string, pty: PseudoTtyOptions | undefined): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
     const done = (error: Error | undefined, channel: ClientChannel): void => {
-      if (error) reject(new Error(messages.sshConnectFailed(connection.node, `the node refused a new session (${error.message})`)));
+      if (error) {
+        const reason = `the node refused a new session (${error.message})`;
+        reject(new ExecProcessError({ code: "node-connect-failed", param: "node", node: connection.node, reason }, { cause: error }));
+      }
       else resolve(channel);
     };
     if (pty) connection.client.exec(line, { pty }, done);

@@ -1,0 +1,118 @@
+// Errors as data: every rejection of an exec or process call is an ExecProcessError whose `code` says what went
+// wrong, whose `param` names the offending tool parameter, and whose `data` carries the values the text is built
+// from. The text itself comes from messages.ts, so it stays the pinned one.
+import * as messages from "./messages.js";
+
+/** The tool parameter an error is about. */
+export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
+
+/** What an error is about, with the values its text names (a discriminated union on `code`). */
+export type ErrorData =
+  /** EXEC-02: `command` is missing or empty. */
+  | { code: "missing-command"; param: "command" }
+  /** EXEC-28: a string holds a NUL byte at character `index`; `key` is the env variable when `param` is env. */
+  | { code: "unsafe-string"; param: "command" | "env"; index: number; key?: string }
+  /** EXEC-07: `host` is none of auto, sandbox, gateway, node. */
+  | { code: "invalid-host"; param: "host"; value: string }
+  /** EXEC-08: no executor is registered for the host. */
+  | { code: "host-unavailable"; param: "host"; host: "sandbox" | "node" }
+  /** EXEC-11: elevation was asked for but is not allowed. */
+  | { code: "elevation-unavailable"; param: "elevated" }
+  /** EXEC-16, EXEC-17: overrides of blocked keys (upper-cased) or of non-portable names, each sorted. */
+  | { code: "env-blocked"; param: "env"; blockedKeys: string[]; invalidKeys: string[] }
+  /** E2BIG: one argument or env entry (`key` set for env) over MAX_ARG_STRLEN. */
+  | { code: "argument-too-large"; param: "command" | "env"; bytes: number; limitBytes: number; key?: string }
+  /** E2BIG: the command and environment together over ARG_MAX. */
+  | { code: "arguments-too-large"; param: "command"; bytes: number; limitBytes: number }
+  /** EXEC-40, POLL-11: the call's abort signal fired. */
+  | { code: "aborted" }
+  /** KILL-15: the engine was disposed. */
+  | { code: "engine-disposed" }
+  /** PTY-05: no terminal could be started; `reason` is one clean line. */
+  | { code: "pty-unavailable"; reason: string }
+  /** PTY-06, RES-24: no process could be started; `reason` is the spawn error's message. */
+  | { code: "spawn-failed"; reason: string }
+  /** The terminal still holds more unread input than the engine queues. */
+  | { code: "input-queue-full"; pendingBytes: number }
+  /** INPUT-07: a write to the session's input failed; `reason` is the stream error's message. */
+  | { code: "stdin-write-failed"; reason: string }
+  /** host "sandbox": bubblewrap cannot start a sandbox here. */
+  | { code: "sandbox-unavailable"; bwrapPath: string; reason: string }
+  /** host "sandbox": the working directory does not exist. */
+  | { code: "sandbox-workdir-missing"; param: "workdir"; cwd: string }
+  /** host "node": the optional package ssh2 is not installed. */
+  | { code: "ssh-module-missing" }
+  /** EXEC-10: `node` names no configured node (undefined: omitted while several are configured). */
+  | { code: "unknown-node"; param: "node"; node: string | undefined; knownNodes: string[] }
+  /** host "node": the connection or its session could not be opened. */
+  | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
+  /** createSshExecutor: a configured node lacks a host key check or credentials. */
+  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" };
+
+export type ErrorCode = ErrorData["code"];
+
+const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
+
+/**
+ * The one error class of the engine, its executors and its tools. `name` stays "Error" ("AbortError" for an abort)
+ * because an agent's tool node shows `String(error)`, `name: message`, to the model (and the kit checks AbortError).
+ */
+export class ExecProcessError extends Error {
+  readonly code: ErrorCode;
+  readonly param: ErrorParam | undefined;
+  readonly data: ErrorData;
+
+  constructor(data: ErrorData, options?: { cause?: unknown }) {
+    super(describeError(data), options);
+    this.name = data.code === "aborted" ? "AbortError" : "Error";
+    this.code = data.code;
+    this.param = "param" in data ? data.param : undefined;
+    this.data = data;
+  }
+
+  /** True for an ExecProcessError, also one made by another copy of this package; with `code`, of that code. */
+  static is(value: unknown, code?: ErrorCode): value is ExecProcessError {
+    const branded = typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return branded && (code === undefined || (value as ExecProcessError).code === code);
+  }
+}
+
+Object.defineProperty(ExecProcessError.prototype, BRAND, { value: true });
+
+/** The text of an error: the pinned message of messages.ts for its data. */
+export function describeError(data: ErrorData): string {
+  switch (data.code) {
+    case "missing-command": return messages.MISSING_COMMAND;
+    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${data.key}"`, data.index);
+    case "invalid-host": return messages.invalidHost(data.value);
+    case "host-unavailable": return messages.hostUnavailable(data.host);
+    case "elevation-unavailable": return messages.ELEVATION_UNAVAILABLE;
+    case "env-blocked": return messages.envOverridesRejected(data.blockedKeys, data.invalidKeys);
+    case "argument-too-large":
+      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${data.key}"`, data.bytes, data.limitBytes);
+    case "arguments-too-large": return messages.argumentsTooLarge(data.bytes, data.limitBytes);
+    case "aborted": return messages.ABORTED;
+    case "engine-disposed": return messages.ENGINE_DISPOSED;
+    case "pty-unavailable": return data.reason;
+    case "spawn-failed": return data.reason;
+    case "input-queue-full": return messages.ptyInputQueueFull(data.pendingBytes);
+    case "stdin-write-failed": return data.reason;
+    case "sandbox-unavailable": return messages.sandboxUnavailable(data.bwrapPath, data.reason);
+    case "sandbox-workdir-missing": return messages.sandboxWorkdirMissing(data.cwd);
+    case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
+    case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
+    case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
+    case "node-misconfigured":
+      return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
+  }
+}
+
+/** EXEC-40, POLL-11: the rejection of a call whose abort signal fired. */
+export const abortError = (): ExecProcessError => new ExecProcessError({ code: "aborted" });
+
+/** RES-24: a spawn error as a spawn-failed ExecProcessError with the same message, the original as its cause. */
+export function spawnError(error: unknown): ExecProcessError {
+  if (error instanceof ExecProcessError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ExecProcessError({ code: "spawn-failed", reason }, { cause: error });
+}

@@ -1,0 +1,33 @@
+// How a finished command ended, classified in one place: the failure kinds of a foreground result (RES-10 … RES-20)
+// and the outcome status that list, poll, log and the exit events report (RES-26).
+import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND } from "./settings.js";
+import type { ExitReason, OutcomeStatus } from "./session.js";
+
+export type FailureKind = "shell-command-not-found" | "shell-not-executable" | "overall-timeout" | "no-output-timeout"
+  | "signal" | "aborted" | "runtime-error";
+
+/** The exit facts of a finished session. */
+export interface ExitFacts {
+  readonly exitCode: number | null;
+  readonly exitSignal: string | null;
+  readonly exitReason: ExitReason;
+}
+
+/**
+ * Why a command failed, or undefined when it completed: a timeout or runtime error first, then a signal, a missing
+ * exit code, and the shell's 127 (not found) and 126 (not executable). Any other exit code, 0 or not, completed.
+ */
+export function classifyFailure({ exitCode, exitSignal, exitReason }: ExitFacts): FailureKind | undefined {
+  if (exitReason === "overall-timeout") return "overall-timeout";
+  if (exitReason === "runtime-error") return "runtime-error";
+  if (exitSignal) return "signal";
+  if (exitCode === null) return "aborted";
+  if (exitCode === EXIT_CODE_NOT_FOUND) return "shell-command-not-found";
+  if (exitCode === EXIT_CODE_NOT_EXECUTABLE) return "shell-not-executable";
+  return undefined;
+}
+
+/** RES-26: completed only for a plain exit (no termination, signal or runtime error) that is no failure. */
+export function outcomeStatusOf(exit: ExitFacts): OutcomeStatus {
+  return exit.exitReason === "exit" && classifyFailure(exit) === undefined ? "completed" : "failed";
+}
