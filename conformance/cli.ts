@@ -3,7 +3,7 @@ import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { compareMain } from "./compare-cli.js";
 import { adapterNameFromEnvironment } from "./load-adapter.js";
@@ -32,6 +32,9 @@ function findPackageRoot(start: string): string {
 
 /** The console formatter (scenario progress, then cucumber's summary), next to this module in source and in dist/. */
 const PROGRESS_FORMATTER = join(dirname(fileURLToPath(import.meta.url)), `report/progress-formatter${extname(fileURLToPath(import.meta.url))}`);
+
+/** The cucumber plugin that starts the @slow scenarios first (slow-first-order.ts), in source and in dist/. */
+const SLOW_FIRST_PLUGIN = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), `slow-first-order${extname(fileURLToPath(import.meta.url))}`)).href;
 
 /** SPEC §0.4 / §0.8 item 2. */
 export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;
@@ -141,6 +144,7 @@ export async function runConformance(options: CliOptions, messagesDir = options.
       import: STEP_IMPORTS,
       tags: tagExpression(options.level, options.tags),
       parallel: options.parallel,
+      plugin: [SLOW_FIRST_PLUGIN],
       retry: options.retry,
       worldParameters: { toleranceMs: options.toleranceMs },
       format: [PROGRESS_FORMATTER, ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
