@@ -3,7 +3,7 @@ import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compareMain } from "./compare-cli.js";
 import { adapterNameFromEnvironment } from "./load-adapter.js";
@@ -33,8 +33,8 @@ function findPackageRoot(start: string): string {
 /** The console formatter (scenario progress, then cucumber's summary), next to this module in source and in dist/. */
 const PROGRESS_FORMATTER = join(dirname(fileURLToPath(import.meta.url)), `report/progress-formatter${extname(fileURLToPath(import.meta.url))}`);
 
-/** The cucumber plugin that starts the @slow scenarios first (slow-first-order.ts), in source and in dist/. */
-const SLOW_FIRST_PLUGIN = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), `slow-first-order${extname(fileURLToPath(import.meta.url))}`)).href;
+/** The cucumber plugin that starts the @slow scenarios first, next to this module in the repository and in the kit. */
+const SLOW_FIRST_PLUGIN = new URL("./slow-first-order.mjs", import.meta.url).href;
 
 /** SPEC §0.4 / §0.8 item 2. */
 export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;

@@ -1,7 +1,7 @@
 // The kit's scenario order: @slow scenarios first, everything else after them in its given order, none lost.
 import type { IFilterablePickle } from "@cucumber/cucumber/api";
 import { describe, expect, it } from "vitest";
-import plugin, { slowFirst } from "../../conformance/slow-first-order.js";
+import plugin, { slowFirst } from "../../conformance/slow-first-order.mjs";
 
 function pickle(name: string, ...tags: string[]): IFilterablePickle {
   return {
