@@ -1,4 +1,21 @@
+import { relative } from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+// Files that take longest (they run the kit, pack and install packages, start bwrap and sshd, or wait on real
+// timers) start first: a fresh clone has no timing cache, and one of them picked up last would hold the whole run.
+const LONG_RUNNING = ["test/conformance/discrimination.test.ts", "test/packaging/", "test/reliability/", "test/executors/"];
+
+class LongRunningFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification): number => {
+      const path = relative(this.ctx.config.root, file.moduleId);
+      const index = LONG_RUNNING.findIndex((prefix) => path.startsWith(prefix));
+      return index < 0 ? LONG_RUNNING.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b)); // stable: the cache's order within a rank
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,5 +25,6 @@ export default defineConfig({
     pool: "forks",
     // Most test files wait on child processes and timers, not on the CPU: three at a time on this 2-core machine.
     maxWorkers: 3,
+    sequence: { sequencer: LongRunningFirst },
   },
 });

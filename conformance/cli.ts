@@ -33,6 +33,9 @@ function findPackageRoot(start: string): string {
 /** The console formatter (scenario progress, then cucumber's summary), next to this module in source and in dist/. */
 const PROGRESS_FORMATTER = join(dirname(fileURLToPath(import.meta.url)), `report/progress-formatter${extname(fileURLToPath(import.meta.url))}`);
 
+/** The cucumber plugin that starts the @slow scenarios first, next to this module in the repository and in the kit. */
+const SLOW_FIRST_PLUGIN = new URL("./slow-first-order.mjs", import.meta.url).href;
+
 /** SPEC §0.4 / §0.8 item 2. */
 export const LEVEL_TAGS = { documented: "@doc", compatibility: "@doc or @legacy-doc", reference: "" } as const;
 export type Level = keyof typeof LEVEL_TAGS;
@@ -141,6 +144,7 @@ export async function runConformance(options: CliOptions, messagesDir = options.
       import: STEP_IMPORTS,
       tags: tagExpression(options.level, options.tags),
       parallel: options.parallel,
+      plugin: [SLOW_FIRST_PLUGIN],
       retry: options.retry,
       worldParameters: { toleranceMs: options.toleranceMs },
       format: [PROGRESS_FORMATTER, ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],

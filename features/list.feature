@@ -128,6 +128,7 @@ Feature: process list
         """
         {"command": "printf 'Name? '; read -r name", "pty": true, "background": true}
         """
+      And the session's log shows "Name? "
       And 1300 ms pass
       And the sessions are listed
       Then the text matches:
@@ -294,7 +295,8 @@ Feature: process list
       And the session is killed
       And the session finishes
       And the sessions are listed
-      Then the text matches "^<id> failed    [0-9]+ms :: sleep 30$"
+      Then the text matches "^<id> failed    [0-9]+m?s :: sleep 30$"
+      And the line of the listed session "id" shows the compact duration of its runtimeMs
       And the details contain:
         """
         {"sessions": [{"sessionId": "<id>", "status": "failed", "exitReason": "manual-cancel", "exitSignal": "SIGTERM"}]}

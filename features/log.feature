@@ -311,6 +311,7 @@ Feature: process log
         """
         {"command": "printf 'Name? '; read -r name", "pty": true, "background": true}
         """
+      And the session's log shows "Name? "
       And 1300 ms pass
       And the session log is read
       Then the text matches "^Name\? \n\nNo new output for [0-9]+s; this session may be waiting for input\. Use process write, send-keys, submit, or paste to provide input\.$"

@@ -306,7 +306,8 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Then the status is "running"
       When the session finishes
       And the sessions are listed
-      Then the text matches "^<id> failed    1s \[overall-timeout\] :: echo tick;$"
+      Then the text matches "^<id> failed    [0-9]+s \[overall-timeout\] :: echo tick;$"
+      And the line of the listed session "id" shows the compact duration of its runtimeMs
       And the details contain:
         """
         {"sessions": [{"status": "failed", "exitReason": "overall-timeout", "timedOut": true}]}

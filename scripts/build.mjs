@@ -20,7 +20,7 @@ const TOOLS_ENTRIES = {
   "src/engine/index.js": "langchain-exec-process/engine",
 };
 /** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
-const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];
+const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "slow-first-order.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];
 
 const inputs = sourceInputs(ROOT);
 rmSync(join(ROOT, "dist"), { recursive: true, force: true });

@@ -9,7 +9,7 @@ const reports = "reports/test";
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const parallel = process.env.CONFORMANCE_PARALLEL ?? "8";
-const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "6";
+const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "8";
 // Upper-bound timing tolerance T (SPEC §0.8): generous here, so that a loaded CI machine cannot fail a timing bound.
 const tolerance = process.env.CONFORMANCE_TOLERANCE_MS ?? "1500";
 const tally = { passed: 0, failed: 0, retried: 0 };
@@ -53,44 +53,42 @@ function count(label, passed, failed, passedOnlyOnRetry = 0) {
   lines.push(`${label}: ${passed} passed${retried}, ${failed} failed`);
 }
 
-// 1. Type check: one check.
-const typed = await run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
-count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
-
-// Build: dist/ and the kit's package in packages/conformance/, which the stdio runs and the package test use.
-const built = await run("build", "node", ["scripts/build.mjs"]);
-count("build", built ? 1 : 0, built ? 0 : 1);
-
-// 2. Unit tests, counted from vitest's JSON report. They run side by side with the conformance runs below: all of
-// them mostly wait on sleeping commands and timers, so together they take little more than the longest of them.
-const vitestJson = join(reports, "vitest.json");
-const unitRun = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
-
-// 3. Conformance, counted from the junit report of each run. Over stdio the reference runs as a separate program
-// (conformance/PROTOCOL.md); its per-call timeout must exceed the longest legitimate call, the 30 s poll clamp.
-// The two runs go side by side; both mostly wait on sleeping commands. The stdio run reuses one server process per
-// worker (PROTOCOL.md, reuse): a fresh process per scenario is what the discrimination and stdio tests check, and
-// a start costs about 0.4 s of CPU, which 1100 scenarios would spend again. Each run's output goes to its log file;
-// a failed run's summary is printed.
+// The conformance runs go side by side with the unit tests: all of them mostly wait on sleeping commands and timers,
+// so together they take little more than the longest of them. Conformance is counted from the junit report of each
+// run. Over stdio the reference runs as a separate program (conformance/PROTOCOL.md); its per-call timeout must
+// exceed the longest legitimate call, the 30 s poll clamp. The stdio run reuses one server process per worker
+// (PROTOCOL.md, reuse): a fresh process per scenario is what the discrimination and stdio tests check, and a start
+// costs about 0.4 s of CPU, which 1100 scenarios would spend again. Each run's output goes to its log file; a failed
+// run's summary is printed.
 const stdioServer = `"${process.execPath}" "${resolve("conformance/stdio-server.mjs")}"`;
-const runs = [
-  ["conformance (in-process)", ["--parallel", parallel]],
-  ["conformance (stdio)", ["--parallel", stdioParallel, "--reuse", "--command", stdioServer, "--call-timeout", "60000"]],
-];
+const inProcessRun = ["conformance (in-process)", ["--parallel", parallel]];
+const stdioRun = ["conformance (stdio)", ["--parallel", stdioParallel, "--reuse", "--command", stdioServer, "--call-timeout", "60000"]];
 // Issue 13: the exec and process features again, every call sent to the real sandbox and SSH executors
 // (scripts/conformance-through-host.mjs: excluded rules and reasons; it skips with the reason when bwrap or sshd is
 // missing). CONFORMANCE_THROUGH_HOST=0 leaves these runs out.
 const throughHostFeatures = ["exec_parameters", "exec_lifecycle", "exec_results", "process_actions", "poll", "log", "list",
   "input", "pty", "termination"].flatMap((name) => ["--paths", `features/${name}.feature`]);
 const throughHostParallel = process.env.CONFORMANCE_THROUGH_HOST_PARALLEL ?? "3";
-const throughHost = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : ["sandbox", "node"].map((host) => [
+const throughHostRuns = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : ["node", "sandbox"].map((host) => [
   `conformance (through ${host})`, ["--parallel", throughHostParallel, ...throughHostFeatures],
   ["scripts/conformance-through-host.mjs", host],
 ]);
-// The sandbox run goes last, alone: a kill that reaches a sandbox while it is still starting its command can miss
-// the command on a machine this loaded (see the README's sandbox limits), and its scenarios time kills.
-const [throughSandbox, ...throughOthers] = throughHost;
-runs.push(...throughOthers);
+
+// 1. Build (one check: dist/ and the kit's package in packages/conformance/), side by side with the conformance runs
+// that load neither: in-process and through the hosts run the TypeScript sources.
+const buildRun = run("build", "node", ["scripts/build.mjs"]);
+const earlyRuns = [inProcessRun, ...throughHostRuns].map(conformanceRun);
+const built = await buildRun;
+
+// 2. Once dist/ is built: the stdio run, whose server loads dist/, the unit tests (counted from vitest's JSON report;
+// the stdio and package tests load dist/) and the type check (one check; nothing waits for it, so it does not
+// delay the build).
+const lateRuns = [stdioRun].map(conformanceRun);
+const vitestJson = join(reports, "vitest.json");
+const unitRun = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+const typed = await run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
+count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
+count("build", built ? 1 : 0, built ? 0 : 1);
 async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]) {
   const dir = join(reports, label.replace(/\W+/g, "-"));
   mkdirSync(dir, { recursive: true });
@@ -102,9 +100,10 @@ async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]
   console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { label, dir, log, ok: status === 0 };
 }
-const results = await Promise.all(runs.map(conformanceRun));
+// Reported in the order in-process, stdio, through the hosts.
+const [inProcess, ...throughHost] = await Promise.all(earlyRuns);
+const results = [inProcess, ...(await Promise.all(lateRuns)), ...throughHost];
 const unitOk = await unitRun;
-if (throughSandbox) results.push(await conformanceRun(throughSandbox));
 if (existsSync(vitestJson)) {
   const report = JSON.parse(readFileSync(vitestJson, "utf8"));
   count("unit tests", report.numPassedTests, report.numFailedTests + (unitOk || report.numFailedTests > 0 ? 0 : 1));

@@ -30,3 +30,16 @@ When("an event is queued for scope {string}", async function (this: ConformanceW
     await sleep(CHECK_EVERY_MS);
   }
 });
+
+// Waits for the command's output, not for a fixed time: a host that starts slowly (a sandbox on a loaded machine)
+// then still gets the scenario's whole silence after it. `log` changes nothing a later step reads (LOG-01).
+When("the session's log shows {string}", async function (this: ConformanceWorld, text: string) {
+  const deadline = Date.now() + FINISH_LIMIT_MS;
+  for (;;) {
+    const { outcome } = await this.startCall("process", { action: "log", sessionId: this.sessionId() });
+    const shown = outcome.kind === "result" ? outcome.text : "";
+    if (shown.includes(text)) return;
+    if (Date.now() > deadline) throw new Error(`The session's log did not show ${JSON.stringify(text)} within ${FINISH_LIMIT_MS} ms; it showed ${JSON.stringify(shown)}.`);
+    await sleep(CHECK_EVERY_MS);
+  }
+});

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxExecutor } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import {
-  cleanUp, ctx, engineWith, killAll, markerSeconds, onCleanUp, processesWith, scratchDir, sleepers, sessionIdOf, textOf, waitUntil,
+  cleanUp, ctx, engineWith, killAll, markerSeconds, onCleanUp, pollUntilDone, processesWith, scratchDir, sleepers, sessionIdOf, textOf,
+  waitUntil,
 } from "./helpers.js";
 
 const bwrapMissing = spawnSync("bwrap", ["--version"]).status !== 0;
@@ -134,6 +135,24 @@ describeSandbox("createSandboxExecutor", () => {
       expect(gone, `round ${round}: ${JSON.stringify(left)}`).toBe(true);
     }
   });
+
+  // The kill reaches the sandbox while its supervisor is still starting the shell: SIGTERM must still end the
+  // command (exit signal SIGTERM), not be missed until SIGKILL ends it after the grace period.
+  it.each([false, true])("a kill sent right after the start ends the command by SIGTERM (pty: %s)", async (pty) => {
+    const { engine } = sandboxEngine();
+    for (let round = 0; round < 8; round += 1) {
+      const marker = markerSeconds();
+      const started = await engine.exec({ host: "sandbox", command: `sleep ${marker}`, pty, background: true }, ctx);
+      await engine.process({ action: "kill", sessionId: sessionIdOf(started) }, ctx);
+      const done = await pollUntilDone(engine, sessionIdOf(started));
+      const left = processesWith(marker);
+      killAll(left);
+      expect(done.details, `round ${round}`).toMatchObject({
+        status: "completed", exitReason: "manual-cancel", exitCode: null, exitSignal: "SIGTERM",
+      });
+      expect(left, `round ${round}`).toEqual([]);
+    }
+  }, 120_000);
 
   it("runs pty: true sessions on a controlling terminal, seen as /dev/console with the host's /dev/pts hidden", async () => {
     const { engine } = sandboxEngine();

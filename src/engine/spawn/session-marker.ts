@@ -17,23 +17,49 @@ export function createEngineToken(): string {
 
 /** Processes other than this one whose environment holds the marker. */
 export function markedProcesses(marker: string): number[] {
+  return markedProcessTable().get(marker) ?? [];
+}
+
+// One /proc scan serves every marker looked up in the same synchronous run: a dispose or host exit that ends 200
+// sessions reads the table once, not 200 times (each read opens the environ of every process on the machine). The
+// table is dropped at the next microtask checkpoint, so a later call sees processes started since.
+let scannedTable: Map<string, number[]> | undefined;
+
+function markedProcessTable(): Map<string, number[]> {
+  if (scannedTable === undefined) {
+    scannedTable = scanMarkedProcesses();
+    queueMicrotask(() => (scannedTable = undefined));
+  }
+  return scannedTable;
+}
+
+/** Every process other than this one that carries a marker, by marker value. */
+function scanMarkedProcesses(): Map<string, number[]> {
+  const table = new Map<string, number[]>();
   let names: string[];
   try {
     names = readdirSync("/proc");
   } catch {
-    return [];
+    return table;
   }
-  const needle = `${SESSION_MARKER_VARIABLE}=${marker}`;
-  const found: number[] = [];
+  const prefix = `${SESSION_MARKER_VARIABLE}=`;
   for (const name of names) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let environ: string;
     try {
-      if (readFileSync(`/proc/${name}/environ`, "latin1").split("\0").includes(needle)) found.push(Number(name));
+      environ = readFileSync(`/proc/${name}/environ`, "latin1");
     } catch {
-      // gone, or not ours to read (then not ours to signal either)
+      continue; // gone, or not ours to read (then not ours to signal either)
+    }
+    for (const entry of environ.split("\0")) {
+      if (!entry.startsWith(prefix)) continue;
+      const marker = entry.slice(prefix.length);
+      const pids = table.get(marker) ?? [];
+      if (!pids.includes(Number(name))) pids.push(Number(name));
+      table.set(marker, pids);
     }
   }
-  return found;
+  return table;
 }
 
 /**

@@ -12,6 +12,7 @@ import { createQueuedProcess } from "../executor-process.js";
 import { bwrapArgs, type SandboxBind } from "./bwrap-args.js";
 import { createExitRecorder, STATUS_DIR_INSIDE } from "./exit-status.js";
 import { ensureBwrapUsable } from "./bwrap-probe.js";
+import { createStartGate, type StartGate } from "./start-gate.js";
 
 export type { SandboxBind };
 
@@ -51,10 +52,12 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
         command: request.command, cwd: request.cwd, env,
       };
       const { process, events } = createQueuedProcess();
+      const startGate = createStartGate(recorder.hasStarted);
       let bwrapPid: number | undefined;
       const sink: ChildSink = {
         onOutput: events.output,
         onExit: () => {
+          startGate.close();
           if (bwrapPid !== undefined) endLeftovers(bwrapPid);
         },
         // A signal that ended bwrap itself came from the engine's kill; otherwise the supervisor knows best.
@@ -68,21 +71,23 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
       try {
         child = request.pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
       } catch (error) {
+        startGate.close();
         recorder.collect();
         throw error;
       }
       bwrapPid = child.pid;
-      return withChild(process, child);
+      return withChild(process, child, startGate);
     },
   };
 }
 
 /**
  * SIGTERM goes to the processes inside the sandbox only: bwrap would die of it at once and take the command down
- * without its grace period (KILL-08). SIGKILL goes to bwrap's whole group or terminal session; `--die-with-parent`
- * and the pid namespace end whatever escaped it once bwrap is gone.
+ * without its grace period (KILL-08). It waits for the supervisor to run the shell (the start gate), so a kill
+ * right after the start reaches the command too. SIGKILL goes at once to bwrap's whole group or terminal session;
+ * `--die-with-parent` and the pid namespace end whatever escaped it once bwrap is gone.
  */
-function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProcess {
+function withChild(process: ExecutorProcess, child: ChildHandle, startGate: StartGate): ExecutorProcess {
   const bwrapPid = child.pid;
   if (bwrapPid !== undefined) process.pid = bwrapPid;
   if (child.stdin) process.stdin = child.stdin;
@@ -90,9 +95,9 @@ function withChild(process: ExecutorProcess, child: ChildHandle): ExecutorProces
   if (signal && bwrapPid !== undefined) {
     process.kill = (name) => {
       if (name === "SIGKILL") return signal(name);
-      const inside = processesInside(bwrapPid);
-      if (inside.length === 0) return signal(name); // still setting up: nothing inside to be graceful with
-      for (const pid of inside) sendSignal(pid, name);
+      startGate.run(() => {
+        for (const pid of processesInside(bwrapPid)) sendSignal(pid, name);
+      });
     };
   }
   // No reply: the sandbox's own terminal answers cursor-position requests (spawnWithPty, INPUT-16).
