@@ -76,6 +76,9 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
         throw error;
       }
       bwrapPid = child.pid;
+      // The call returns once the command runs, as a local spawn does: the sandbox's start (bwrap, then the
+      // supervisor) is not counted in the command's yield window or timeout.
+      await startGate.settled();
       return withChild(process, child, startGate);
     },
   };

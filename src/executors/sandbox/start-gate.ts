@@ -8,6 +8,8 @@ const START_CHECK_EVERY_MS = 5;
 export interface StartGate {
   /** Runs `action` now when the shell has started, else once it has; dropped if the gate closes first. */
   run(action: () => void): void;
+  /** Resolves once the shell has started, or the sandbox ended before it did. */
+  settled(): Promise<void>;
   /** The sandbox ended: held actions are dropped and the check stops. */
   close(): void;
 }
@@ -16,6 +18,7 @@ export function createStartGate(hasStarted: () => boolean): StartGate {
   let held: Array<() => void> = [];
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  const settledWaiters: Array<() => void> = [];
   const stopChecking = (): void => {
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
@@ -24,6 +27,7 @@ export function createStartGate(hasStarted: () => boolean): StartGate {
     if (!hasStarted()) return;
     stopChecking();
     for (const action of held.splice(0)) action();
+    for (const resolve of settledWaiters.splice(0)) resolve();
   };
   return {
     run(action) {
@@ -34,10 +38,21 @@ export function createStartGate(hasStarted: () => boolean): StartGate {
       timer = setInterval(release, START_CHECK_EVERY_MS);
       timer.unref(); // the sandbox's own process keeps the host alive as long as it should
     },
+    settled() {
+      if (closed || hasStarted()) return Promise.resolve();
+      return new Promise((resolve) => {
+        settledWaiters.push(resolve);
+        if (timer === undefined) {
+          timer = setInterval(release, START_CHECK_EVERY_MS);
+          timer.unref();
+        }
+      });
+    },
     close() {
       closed = true;
       held = [];
       stopChecking();
+      for (const resolve of settledWaiters.splice(0)) resolve();
     },
   };
 }
