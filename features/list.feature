@@ -78,8 +78,10 @@ Feature: process list
       And the sessions are listed
       Then the text matches:
         """
-        ^<B> running   [0-9]+ms :: sleep 31\n<A> running   [0-9]+ms :: sleep 30$
+        ^<B> running   [0-9]+m?s :: sleep 31\n<A> running   [0-9]+m?s :: sleep 30$
         """
+      And the line of the listed session "A" shows the compact duration of its runtimeMs
+      And the line of the listed session "B" shows the compact duration of its runtimeMs
 
   Rule: The runtime is a compact duration of the run time so far or of the whole run
 
@@ -148,7 +150,7 @@ Feature: process list
       And the sessions are listed
       Then the text matches:
         """
-        ^<B> completed [0-9]+ms :: exit 2\n<A> running   [0-9]+s :: sleep 30$
+        ^<B> completed [0-9]+m?s :: exit 2\n<A> running   [0-9]+s :: sleep 30$
         """
 
   Rule: The label is the derived name, or the command when there is no name, truncated in the middle
@@ -157,7 +159,7 @@ Feature: process list
     Scenario: the label is the derived name, not the command
       When exec runs "sh -c 'sleep 30'" in the background
       And the sessions are listed
-      Then the text matches "^<id> running   [0-9]+ms :: sh sleep 30$"
+      Then the text matches "^<id> running   [0-9]+m?s :: sh sleep 30$"
 
     @LIST-06 @upstream
     Scenario: a name longer than 80 characters is truncated in the middle to 79 characters
@@ -166,7 +168,7 @@ Feature: process list
       And the sessions are listed
       Then the text matches:
         """
-        ^<id> failed    [0-9]+ms :: abcdefghijabcdefghijabcdefghijabcdefgh\.\.\.efghijabcdefghijabcdefghijabcdefghij x$
+        ^<id> failed    [0-9]+m?s :: abcdefghijabcdefghijabcdefghijabcdefgh\.\.\.efghijabcdefghijabcdefghijabcdefghij x$
         """
       And the detail "sessions.0.name" is "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij x"
 
@@ -175,7 +177,7 @@ Feature: process list
       When exec is called with '{"command": "   ", "background": true}'
       And the session finishes
       And the sessions are listed
-      Then the text matches "^<id> completed [0-9]+ms ::    $"
+      Then the text matches "^<id> completed [0-9]+m?s ::    $"
       And the detail "sessions.0.name" is absent
       And the detail "sessions.0.command" is "   "
 
@@ -187,7 +189,7 @@ Feature: process list
         """
       And the session finishes
       And the sessions are listed
-      Then the text matches "^<id> completed [0-9]+ms :: [ ]{58}\.\.\.[ ]{58}$"
+      Then the text matches "^<id> completed [0-9]+m?s :: [ ]{58}\.\.\.[ ]{58}$"
 
     @LIST-06 @upstream @pty
     Scenario: the documented input-wait line
