@@ -554,13 +554,19 @@ Feature: exec parameters, validation and spawning
         | {"_JAVA_OPTIONS": "-Dx"}              | Security Violation: Environment variable '_JAVA_OPTIONS' is forbidden during host execution. |
         | {"Lua_Init_5_4": "x"}                 | Security Violation: Environment variable 'LUA_INIT_5_4' is forbidden during host execution. |
         | {"VAGRANT_VAGRANTFILE": "x"}          | Security Violation: Environment variable 'VAGRANT_VAGRANTFILE' is forbidden during host execution. |
+        | {"LDFLAGS": "-L/x"}                   | Security Violation: Environment variable 'LDFLAGS' is forbidden during host execution. |
+        | {"home": "/tmp"}                      | Security Violation: Environment variable 'HOME' is forbidden during host execution. |
+        | {"GITHUB_TOKEN": "x"}                 | Security Violation: Environment variable 'GITHUB_TOKEN' is forbidden during host execution. |
+        | {"GIT_CONFIG_GLOBAL": "/x"}           | Security Violation: Environment variable 'GIT_CONFIG_GLOBAL' is forbidden during host execution. |
+        | {"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER": "/x"} | Security Violation: Environment variable 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER' is forbidden during host execution. |
+        | {"PAGER": "less"}                     | Security Violation: Environment variable 'PAGER' is forbidden during host execution. |
 
       Examples: invalid keys
         | env                                   | message                                                         |
         | {"BAD KEY": "1"}                      | Security Violation: invalid non-portable override keys: BAD KEY. |
         | {" 9LIVES ": "1"}                     | Security Violation: invalid non-portable override keys: 9LIVES.  |
         | {"BASH_FUNC_greet%%": "() { :; }"}    | Security Violation: invalid non-portable override keys: BASH_FUNC_greet%%. |
-        | {"B KEY": "1", "a-key": "2"}          | Security Violation: invalid non-portable override keys: a-key, B KEY. |
+        | {"B KEY": "1", "a-key": "2"}          | Security Violation: invalid non-portable override keys: B KEY, a-key. |
 
       Examples: several problems
         | env                                                  | message |
@@ -568,7 +574,7 @@ Feature: exec parameters, validation and spawning
         | {"PATH": "/x", "BAD KEY": "1"}                       | Security Violation: Custom 'PATH' variable is forbidden during host execution (blocked override keys: PATH; invalid non-portable override keys: BAD KEY). |
         | {"NODE_OPTIONS": "x", "LD_PRELOAD": "/y"}            | Security Violation: blocked override keys: LD_PRELOAD, NODE_OPTIONS. |
         | {"LD_PRELOAD": "/y", "BAD KEY": "1"}                 | Security Violation: blocked override keys: LD_PRELOAD; invalid non-portable override keys: BAD KEY. |
-        | {"NODE_OPTIONS": "x", "B KEY": "1", "a-key": "2"}    | Security Violation: blocked override keys: NODE_OPTIONS; invalid non-portable override keys: a-key, B KEY. |
+        | {"NODE_OPTIONS": "x", "B KEY": "1", "a-key": "2"}    | Security Violation: blocked override keys: NODE_OPTIONS; invalid non-portable override keys: B KEY, a-key. |
 
     @upstream
     Scenario Outline: env key <key> is neither blocked nor invalid
@@ -583,10 +589,24 @@ Feature: exec parameters, validation and spawning
         | key        |
         | MY_PATH    |
         | PATHS      |
-        | LDFLAGS    |
+        | CARGO_TARGET_DIR |
         | _private   |
         | FOO()      |
         | GIT_AUTHOR |
+
+    @upstream
+    Scenario Outline: a pager override of "<value>" is accepted and turns the pager off
+      When exec is called with:
+        """
+        {"command": "printf '[%s]' \"$<key>\"", "env": {"<key>": "<value>"}}
+        """
+      Then the status is "completed"
+      And the text is "[]"
+
+      Examples:
+        | key       | value |
+        | PAGER     | cat   |
+        | GIT_PAGER |       |
 
   @EXEC-18
   Rule: An omitted or empty workdir selects the engine's default working directory
