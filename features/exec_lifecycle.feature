@@ -275,10 +275,10 @@ Feature: exec lifecycle
       And no event is queued for scope "main"
 
     @upstream
-    Scenario: a signal that is already aborted rejects the same way and leaves no process running
+    Scenario: a signal that is already aborted rejects with AbortError "This operation was aborted" and leaves no process running
       Given the next call's signal is already aborted
       When exec is called with '{"command": "sleep 1; touch <cwd>/late", "yieldMs": 3000}'
-      Then the call is rejected with "Tool execution was aborted"
+      Then the call is rejected with "This operation was aborted"
       And the call is rejected with an error named "AbortError"
       And no session is live
       And the list of scope "main" is empty

@@ -14,15 +14,15 @@ import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize
 import { nulByteText } from "./unsafe-strings.js";
 import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
-export function abortError(): Error {
-  const error = new Error(messages.ABORTED);
+export function abortError(message: string = messages.ABORTED): Error {
+  const error = new Error(message);
   error.name = "AbortError";
   return error;
 }
 
 export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult> {
   engine.assertNotDisposed();
-  if (ctx.signal?.aborted) throw abortError(); // EXEC-40
+  if (ctx.signal?.aborted) throw abortError(messages.ABORTED_BEFORE_START); // EXEC-40
   const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
   const checkedAt = Date.now();
   const unsafeWorkdir = nulByteText("workdir", call.workdir);
