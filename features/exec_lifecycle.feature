@@ -380,7 +380,6 @@ Feature: exec lifecycle
         | option              |
         | "yieldMs": 100      |
         | "background": true  |
-        | "background": false |
         | "yieldMs": 0        |
 
     @upstream
@@ -394,6 +393,7 @@ Feature: exec lifecycle
         |                       |
         | , "timeoutSeconds": 5 |
         | , "title": "t"        |
+        | , "background": false |
 
   @EXEC-44
   Rule: In synchronous mode the timeout applies without the background hint, and abort behaves as usual

@@ -213,7 +213,7 @@ Feature: exec results
     @upstream
     Scenario: a failed run without output shows only the warnings and the reason
       Given the toolkit has no process tool
-      When exec is called with '{"command": "exit 127", "background": false}'
+      When exec is called with '{"command": "exit 127", "background": true}'
       Then the text is "Warning: continuation options are unavailable; running synchronously.\n\n\n\nCommand not found"
       And the detail "aggregated" is ""
 
