@@ -110,13 +110,13 @@ Feature: exec results
         """
         {"status": "completed", "exitCode": 0, "exitSignal": null, "exitReason": "exit", "noOutputTimedOut": false, "cwd": "<cwd>"}
         """
-      And the detail "aggregated" equals the text
+      And the detail "aggregated" is "<aggregated>"
       And the detail "durationMs" is a integer
 
       Examples:
-        | command    | text        |
-        | echo hello | hello       |
-        | true       | (no output) |
+        | command    | text        | aggregated |
+        | echo hello | hello       | hello      |
+        | true       | (no output) |            |
 
     @upstream
     Scenario Outline: the last bytes of an output burst are in every result (<terminal>, <mode>)
