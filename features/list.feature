@@ -329,10 +329,10 @@ Feature: process list
       And the session is polled
       Then the detail "retryInMs" is "5000"
       When the session is polled
-      Then the detail "retryInMs" is "5000"
+      Then the detail "retryInMs" is "10000"
       When the sessions are listed
       And the session is polled
-      Then the detail "retryInMs" is "10000"
+      Then the detail "retryInMs" is "30000"
       When the sessions are listed
       And the session is polled
       Then the detail "retryInMs" is "30000"

@@ -134,21 +134,19 @@ Feature: process poll
       Then the detail "retryInMs" is "60000"
 
     @POLL-06 @upstream
-    Scenario: a poll with new output reports 5000 and restarts the count
+    Scenario: a poll with new output reports 5000 and the next empty poll continues at 10000
       When exec runs "echo a; sleep 0.8; echo b; sleep 30" in the background
       And 300 ms pass
       And the session is polled
       Then the detail "retryInMs" is "5000"
       When the session is polled
-      Then the detail "retryInMs" is "5000"
-      When the session is polled
       Then the detail "retryInMs" is "10000"
+      When the session is polled
+      Then the detail "retryInMs" is "30000"
       When 800 ms pass
       And the session is polled
       Then the text is "b\n\nProcess still running."
       And the detail "retryInMs" is "5000"
-      When the session is polled
-      Then the detail "retryInMs" is "5000"
       When the session is polled
       Then the detail "retryInMs" is "10000"
 

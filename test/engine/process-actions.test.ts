@@ -88,7 +88,7 @@ describe("sliceLog against split/slice/join", () => {
 });
 
 describe("retryInMs", () => {
-  it("backs off 5000, 10000, 30000, 60000, 60000 over consecutive empty polls and is 5000 after output (POLL-06)", () => {
+  it("backs off 5000, 10000, 30000, 60000, 60000 over the back-off steps, 5000 before the first (POLL-06)", () => {
     expect([0, 1, 2, 3, 4, 5, 50].map(retryInMs)).toEqual([5000, 5000, 10000, 30000, 60000, 60000, 60000]);
   });
 });

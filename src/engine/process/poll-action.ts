@@ -18,7 +18,11 @@ export function parsePollTimeout(value: unknown): number {
   return Math.min(POLL_MAX_WAIT_MS, Math.max(0, ms));
 }
 
-/** POLL-06: 5000 after output; 5000, 10000, 30000, 60000 for 1, 2, 3, ≥ 4 consecutive empty polls. */
+/**
+ * POLL-06: 5000, 10000, 30000, 60000 for back-off steps 1, 2, 3, ≥ 4 (0 = no poll since the last reset, 5000).
+ * The step counts the running polls since the last reset; as upstream 2026.9.6, a poll with new output sets it
+ * back to 1, so it reports 5000 and the next empty poll 10000.
+ */
 export function retryInMs(emptyPolls: number): number {
   if (emptyPolls === 0) return POLL_RETRY_WITH_OUTPUT_MS;
   return POLL_BACKOFF_MS[Math.min(emptyPolls, POLL_BACKOFF_MS.length) - 1] ?? POLL_RETRY_WITH_OUTPUT_MS;
@@ -43,7 +47,7 @@ export async function pollSession(
 function runningPoll(session: Session, engine: EngineContext): ToolResult {
   const dropped = session.output.takePendingDropped();
   const drained = session.output.drainPending().trim();
-  session.emptyPolls = drained ? 0 : session.emptyPolls + 1;
+  session.emptyPolls = drained ? 1 : session.emptyPolls + 1;
   const wait = inputWaitView(session, engine.settings.inputWaitIdleMs);
   const text = discardedNote(session) + (dropped ? `${messages.OMITTED_NOTE}\n\n` : "")
     + (drained || messages.NO_NEW_OUTPUT)
