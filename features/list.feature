@@ -335,7 +335,7 @@ Feature: process list
       Then the detail "retryInMs" is "30000"
       When the sessions are listed
       And the session is polled
-      Then the detail "retryInMs" is "30000"
+      Then the detail "retryInMs" is "60000"
 
     @LIST-11 @upstream
     Scenario: list does not acknowledge an exit notification
