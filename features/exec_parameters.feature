@@ -111,7 +111,7 @@ Feature: exec parameters, validation and spawning
       Then the status is "completed"
       And the text contains "finished"
 
-    @RES-14 @upstream
+    @RES-14 @reference
     Scenario: the timeout text names the alias value in seconds
       When exec is called with '{"command": "sleep 5", "timeout": 0.5, "yieldMs": 4000}'
       Then the text is exactly:
@@ -123,7 +123,7 @@ Feature: exec parameters, validation and spawning
         <H>
         """
 
-    @KILL-10 @POLL-15 @upstream
+    @KILL-10 @POLL-15 @reference
     Scenario: a background run honours the alias
       When exec is called with '{"command": "echo tick; sleep 5", "timeout": 0.5, "background": true}'
       And the session finishes

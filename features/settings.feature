@@ -693,7 +693,7 @@ Feature: Settings
       Then the status is "completed"
       And the text is "finished"
 
-    @SET-02 @upstream
+    @SET-02 @reference
     Scenario: a timeoutSeconds that is not a number is absent, so timeoutSec applies
       Given the exec config is '{"timeoutSeconds": "30", "timeoutSec": 0.5}'
       When exec is called with '{"command": "sleep 5", "yieldMs": 4000}'

@@ -459,7 +459,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
   @KILL-15
   Rule: after dispose() every exec and process call is rejected and the event queues are discarded
 
-    @upstream
+    @reference
     Scenario: exec and process calls after disposal are rejected
       When the implementation is disposed
       And exec is called with '{"command": "echo hi"}'
