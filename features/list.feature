@@ -259,7 +259,7 @@ Feature: process list
       And the sessions are listed
       Then the details contain:
         """
-        {"status": "completed", "sessions": [{"sessionId": "<id>", "status": "completed", "cwd": "<cwd>", "command": "echo hi", "name": "echo hi", "tail": "hi\n", "truncated": false, "exitCode": 0, "exitSignal": null, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false}]}
+        {"status": "completed", "sessions": [{"sessionId": "<id>", "status": "completed", "cwd": "<cwd>", "command": "echo hi", "name": "echo hi", "tail": "hi\n", "truncated": false, "exitCode": 0, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false}]}
         """
       And the detail "sessions.0.startedAt" is a integer
       And the detail "sessions.0.endedAt" is a integer
@@ -274,7 +274,7 @@ Feature: process list
       And the sessions are listed
       Then the details contain:
         """
-        {"sessions": [{"sessionId": "<id>", "status": "failed", "exitCode": null, "exitSignal": "SIGTERM", "exitReason": "overall-timeout", "timedOut": true, "noOutputTimedOut": false, "tail": "tick\n"}]}
+        {"sessions": [{"sessionId": "<id>", "status": "failed", "exitSignal": "SIGTERM", "exitReason": "overall-timeout", "timedOut": true, "noOutputTimedOut": false, "tail": "tick\n"}]}
         """
 
     @LIST-08 @upstream @pty

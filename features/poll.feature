@@ -483,7 +483,7 @@ Feature: process poll
       And the session is polled
       Then the details contain:
         """
-        {"status": "completed", "sessionId": "<id>", "exitCode": 0, "exitSignal": null, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false, "name": "echo done", "aggregated": "done\n"}
+        {"status": "completed", "sessionId": "<id>", "exitCode": 0, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false, "name": "echo done", "aggregated": "done\n"}
         """
 
     @POLL-16 @upstream
@@ -494,7 +494,7 @@ Feature: process poll
       And the session is polled
       Then the details contain:
         """
-        {"status": "completed", "sessionId": "<id>", "exitCode": null, "exitSignal": "SIGTERM", "exitReason": "manual-cancel", "timedOut": false, "noOutputTimedOut": false, "name": "sleep 30", "aggregated": ""}
+        {"status": "completed", "sessionId": "<id>", "exitSignal": "SIGTERM", "exitReason": "manual-cancel", "timedOut": false, "noOutputTimedOut": false, "name": "sleep 30", "aggregated": ""}
         """
 
     @POLL-16 @upstream
@@ -504,7 +504,7 @@ Feature: process poll
       And the session is polled
       Then the details contain:
         """
-        {"status": "failed", "exitCode": null, "exitSignal": "SIGTERM", "exitReason": "overall-timeout", "timedOut": true, "noOutputTimedOut": false}
+        {"status": "failed", "exitSignal": "SIGTERM", "exitReason": "overall-timeout", "timedOut": true, "noOutputTimedOut": false}
         """
 
     @POLL-16 @upstream
@@ -518,8 +518,26 @@ Feature: process poll
       And the session is polled
       Then the details contain:
         """
-        {"status": "failed", "exitCode": 126, "exitSignal": null, "exitReason": "exit", "timedOut": false}
+        {"status": "failed", "exitCode": 126, "exitReason": "exit", "timedOut": false}
         """
+
+    # Upstream 2026.9.6 omits an unknown exitCode or exitSignal from finished records; the reference keeps both
+    # keys, null when unknown, so every finished record has the same shape (docs/UPSTREAM.md).
+    @POLL-16 @LIST-08 @LOG-11 @reference
+    Scenario Outline: finished records of a <case> keep the unknown exit field as null in poll, list and log
+      When exec is called with '<args>'
+      And the session finishes
+      And the session is polled
+      Then the detail "<unknown>" is "null"
+      When the sessions are listed
+      Then the detail "sessions.0.<unknown>" is "null"
+      When the session log is read
+      Then the detail "<unknown>" is "null"
+
+      Examples:
+        | case        | args                                                                  | unknown    |
+        | normal exit | {"command": "echo done", "background": true}                          | exitSignal |
+        | timeout     | {"command": "sleep 60", "timeoutSeconds": 0.5, "background": true}    | exitCode   |
 
   Rule: Terminal poll pins
 

@@ -135,7 +135,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Then the text is "(no new output)\n\nProcess stopped by request (signal SIGTERM)."
       And the details contain:
         """
-        {"status": "completed", "exitReason": "manual-cancel", "timedOut": false, "exitCode": null, "exitSignal": "SIGTERM"}
+        {"status": "completed", "exitReason": "manual-cancel", "timedOut": false, "exitSignal": "SIGTERM"}
         """
       When the session log is read
       Then the text is "(no output recorded)\n\nProcess stopped by request (signal SIGTERM)."
@@ -217,7 +217,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Then the text ends with "got-term\n\nProcess stopped by request (code 7)."
       And the details contain:
         """
-        {"exitCode": 7, "exitSignal": null, "exitReason": "manual-cancel"}
+        {"exitCode": 7, "exitReason": "manual-cancel"}
         """
 
     @upstream @slow
@@ -234,7 +234,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       And the text is "(no new output)\n\nProcess stopped by request (signal SIGKILL)."
       And the details contain:
         """
-        {"exitCode": null, "exitSignal": "SIGKILL"}
+        {"exitSignal": "SIGKILL"}
         """
 
     @KILL-10 @upstream @slow
@@ -322,7 +322,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
         """
       And the details contain:
         """
-        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitCode": null, "exitSignal": "SIGTERM"}
+        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitSignal": "SIGTERM"}
         """
 
     @upstream
@@ -340,7 +340,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
         """
       And the details contain:
         """
-        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitCode": null, "exitSignal": "SIGTERM"}
+        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitSignal": "SIGTERM"}
         """
 
   @KILL-11
@@ -361,7 +361,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       And the text is "(no new output)\n\nProcess stopped by request (signal SIGKILL)."
       And the details contain:
         """
-        {"exitCode": null, "exitSignal": "SIGKILL"}
+        {"exitSignal": "SIGKILL"}
         """
       And the session is not live
 
