@@ -325,8 +325,23 @@ Feature: exec results
 
       Examples:
         | command                | signal  | text                                   |
-        | kill -9 $$             | SIGKILL | Command aborted by signal SIGKILL      |
         | echo bye; kill -TERM $$ | SIGTERM | bye\n\nCommand aborted by signal SIGTERM |
+
+    @upstream
+    Scenario: a shell killed by SIGKILL is reported by the signal's name first
+      When exec runs "kill -9 $$"
+      Then the text starts with "Command aborted by signal SIGKILL"
+      And the details contain:
+        """
+        {"status": "failed", "failureKind": "signal", "exitReason": "signal", "exitCode": null, "exitSignal": "SIGKILL"}
+        """
+
+    # Upstream 2026.9.6 on Linux appends guidance about its OOM-score wrapper, which sets the child's
+    # oom_score_adj; the reference has no such wrapper, so the text is the reason alone (docs/UPSTREAM.md).
+    @reference
+    Scenario: a shell killed by SIGKILL shows only the reason
+      When exec runs "kill -9 $$"
+      Then the text is "Command aborted by signal SIGKILL"
 
   @RES-18
   Rule: An exit with neither code nor signal is reported as aborted before the exit code was captured
