@@ -9,7 +9,7 @@ const ADAPTER = new URL("./fixtures/slow-start-adapter.ts", import.meta.url).pat
 describe("the kit against an implementation that needs 1.5 s to start", () => {
   it("passes a scenario that starts a call and then lets 500 ms pass", () => {
     const run = spawnSync(process.execPath, [
-      "conformance/bin.mjs", "--adapter", ADAPTER, "--paths", "features/termination.feature:481",
+      "conformance/bin.mjs", "--adapter", ADAPTER, "--paths", "features/termination.feature:483",
     ], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
     expect(run.stdout).toContain("1 scenario (1 passed)");
     expect(run.status).toBe(0);
