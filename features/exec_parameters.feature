@@ -971,7 +971,10 @@ Feature: exec parameters, validation and spawning
         | pty   |
         | false |
 
-      @pty
-      Examples:
-        | pty   |
-        | true  |
+    # Upstream 2026.9.6's PTY backend passes the command as a C string, cut at the NUL byte, so `touch made; echo a`
+    # runs (docs/UPSTREAM.md); the reference refuses it for pipes and PTY alike.
+    @reference @pty
+    Scenario: a PTY command with a NUL byte fails and runs nothing
+      When exec is called with '{"command": "touch made; echo a\u0000b", "pty": true}'
+      Then the call failed, either rejected or with a failed result
+      And the working directory has no file "made"
