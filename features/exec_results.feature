@@ -128,11 +128,17 @@ Feature: exec results
         | pipes    | foreground | {}                   |
         | pipes    | background | {"background": true} |
 
-      @pty
+    # Upstream 2026.9.6 can settle a PTY session before the terminal drained: on a loaded machine 1 to 2 of 40 runs
+    # ended early (`…19136\n1913`). The reference completes a session only after all its output (docs/UPSTREAM.md).
+    @reference @pty
+    Scenario Outline: the last bytes of a terminal's output burst are in every result (<mode>)
+      When exec runs "seq 1 20000; printf LAST" 40 times, 8 at a time, with '<args>'
+      Then every run completed with aggregated output ending in "19999\n20000\nLAST"
+
       Examples:
-        | terminal | mode       | args                              |
-        | pty      | foreground | {"pty": true}                     |
-        | pty      | background | {"pty": true, "background": true} |
+        | mode       | args                              |
+        | foreground | {"pty": true}                     |
+        | background | {"pty": true, "background": true} |
 
   @RES-06
   Rule: Another non-zero exit code than 126 or 127 is still completed and names the code
