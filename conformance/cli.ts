@@ -45,7 +45,8 @@ const USAGE = `Usage: exec-process-conformance [options]
 
   --adapter <module>     a module whose default export returns a ConformanceAdapter (default: the reference)
   --command "<cmd>"      an implementation speaking the stdio protocol (conformance/PROTOCOL.md)
-  --level <level>        documented | compatibility | reference (default: reference)
+  --level <level>        documented (@doc) | compatibility (@doc or @legacy-doc) | reference (all scenarios,
+                         @upstream and @reference included; the default)
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
   --parallel <n>         worker processes (default 1)
   --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there

@@ -110,13 +110,13 @@ Feature: exec results
         """
         {"status": "completed", "exitCode": 0, "exitSignal": null, "exitReason": "exit", "noOutputTimedOut": false, "cwd": "<cwd>"}
         """
-      And the detail "aggregated" equals the text
+      And the detail "aggregated" is "<aggregated>"
       And the detail "durationMs" is a integer
 
       Examples:
-        | command    | text        |
-        | echo hello | hello       |
-        | true       | (no output) |
+        | command    | text        | aggregated |
+        | echo hello | hello       | hello      |
+        | true       | (no output) |            |
 
     @upstream
     Scenario Outline: the last bytes of an output burst are in every result (<terminal>, <mode>)
@@ -128,11 +128,17 @@ Feature: exec results
         | pipes    | foreground | {}                   |
         | pipes    | background | {"background": true} |
 
-      @pty
+    # Upstream 2026.9.6 can settle a PTY session before the terminal drained: on a loaded machine 1 to 2 of 40 runs
+    # ended early (`…19136\n1913`). The reference completes a session only after all its output (docs/UPSTREAM.md).
+    @reference @pty
+    Scenario Outline: the last bytes of a terminal's output burst are in every result (<mode>)
+      When exec runs "seq 1 20000; printf LAST" 40 times, 8 at a time, with '<args>'
+      Then every run completed with aggregated output ending in "19999\n20000\nLAST"
+
       Examples:
-        | terminal | mode       | args                              |
-        | pty      | foreground | {"pty": true}                     |
-        | pty      | background | {"pty": true, "background": true} |
+        | mode       | args                              |
+        | foreground | {"pty": true}                     |
+        | background | {"pty": true, "background": true} |
 
   @RES-06
   Rule: Another non-zero exit code than 126 or 127 is still completed and names the code
@@ -213,7 +219,7 @@ Feature: exec results
     @upstream
     Scenario: a failed run without output shows only the warnings and the reason
       Given the toolkit has no process tool
-      When exec is called with '{"command": "exit 127", "background": false}'
+      When exec is called with '{"command": "exit 127", "background": true}'
       Then the text is "Warning: continuation options are unavailable; running synchronously.\n\n\n\nCommand not found"
       And the detail "aggregated" is ""
 
@@ -325,8 +331,23 @@ Feature: exec results
 
       Examples:
         | command                | signal  | text                                   |
-        | kill -9 $$             | SIGKILL | Command aborted by signal SIGKILL      |
         | echo bye; kill -TERM $$ | SIGTERM | bye\n\nCommand aborted by signal SIGTERM |
+
+    @upstream
+    Scenario: a shell killed by SIGKILL is reported by the signal's name first
+      When exec runs "kill -9 $$"
+      Then the text starts with "Command aborted by signal SIGKILL"
+      And the details contain:
+        """
+        {"status": "failed", "failureKind": "signal", "exitReason": "signal", "exitCode": null, "exitSignal": "SIGKILL"}
+        """
+
+    # Upstream 2026.9.6 on Linux appends guidance about its OOM-score wrapper, which sets the child's
+    # oom_score_adj; the reference has no such wrapper, so the text is the reason alone (docs/UPSTREAM.md).
+    @reference
+    Scenario: a shell killed by SIGKILL shows only the reason
+      When exec runs "kill -9 $$"
+      Then the text is "Command aborted by signal SIGKILL"
 
   @RES-18
   Rule: An exit with neither code nor signal is reported as aborted before the exit code was captured

@@ -262,7 +262,7 @@ Feature: process list
       And the sessions are listed
       Then the details contain:
         """
-        {"status": "completed", "sessions": [{"sessionId": "<id>", "status": "completed", "cwd": "<cwd>", "command": "echo hi", "name": "echo hi", "tail": "hi\n", "truncated": false, "exitCode": 0, "exitSignal": null, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false}]}
+        {"status": "completed", "sessions": [{"sessionId": "<id>", "status": "completed", "cwd": "<cwd>", "command": "echo hi", "name": "echo hi", "tail": "hi\n", "truncated": false, "exitCode": 0, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false}]}
         """
       And the detail "sessions.0.startedAt" is a integer
       And the detail "sessions.0.endedAt" is a integer
@@ -277,7 +277,7 @@ Feature: process list
       And the sessions are listed
       Then the details contain:
         """
-        {"sessions": [{"sessionId": "<id>", "status": "failed", "exitCode": null, "exitSignal": "SIGTERM", "exitReason": "overall-timeout", "timedOut": true, "noOutputTimedOut": false, "tail": "tick\n"}]}
+        {"sessions": [{"sessionId": "<id>", "status": "failed", "exitSignal": "SIGTERM", "exitReason": "overall-timeout", "timedOut": true, "noOutputTimedOut": false, "tail": "tick\n"}]}
         """
 
     @LIST-08 @upstream @pty
@@ -333,13 +333,13 @@ Feature: process list
       And the session is polled
       Then the detail "retryInMs" is "5000"
       When the session is polled
-      Then the detail "retryInMs" is "5000"
-      When the sessions are listed
-      And the session is polled
       Then the detail "retryInMs" is "10000"
       When the sessions are listed
       And the session is polled
       Then the detail "retryInMs" is "30000"
+      When the sessions are listed
+      And the session is polled
+      Then the detail "retryInMs" is "60000"
 
     @LIST-11 @upstream
     Scenario: list does not acknowledge an exit notification

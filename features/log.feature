@@ -342,7 +342,7 @@ Feature: process log
       And the session log is read
       Then the details contain:
         """
-        {"status": "completed", "sessionId": "<id>", "exitCode": 0, "exitSignal": null, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false, "name": "seq 1", "output": "1\n2\n3", "total": 3, "totalLines": 3, "totalChars": 6, "truncated": false}
+        {"status": "completed", "sessionId": "<id>", "exitCode": 0, "exitReason": "exit", "timedOut": false, "noOutputTimedOut": false, "name": "seq 1", "output": "1\n2\n3", "total": 3, "totalLines": 3, "totalChars": 6, "truncated": false}
         """
       And the detail "stdinWritable" is absent
       And the detail "waitingForInput" is absent

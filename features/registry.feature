@@ -42,7 +42,7 @@ Feature: The session registry
       And the sessions are listed
       Then the details contain:
         """
-        {"sessions": [{"sessionId": "<id>", "status": "completed", "exitCode": 0, "exitSignal": null, "exitReason": "exit", "tail": "one\ntwo\n"}]}
+        {"sessions": [{"sessionId": "<id>", "status": "completed", "exitCode": 0, "exitReason": "exit", "tail": "one\ntwo\n"}]}
         """
       And the detail "sessions.0.endedAt" is a integer
       And the detail "sessions.0.runtimeMs" is between 300 and 5000
@@ -194,7 +194,7 @@ Feature: The session registry
         {"sessions": [
           {"sessionId": "<id>", "status": "running", "command": "echo running-one; sleep 30", "cwd": "<cwd>", "truncated": false},
           {"sessionId": "<F>", "status": "completed", "command": "echo finished-one", "cwd": "<cwd>", "truncated": false,
-           "exitCode": 0, "exitSignal": null, "exitReason": "exit", "tail": "finished-one\n"}
+           "exitCode": 0, "exitReason": "exit", "tail": "finished-one\n"}
         ]}
         """
       And the detail "sessions.0.pid" is a integer

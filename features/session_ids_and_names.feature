@@ -119,7 +119,7 @@ Feature: Session ids and derived session names
         | 'my tool' --flag arg            | my tool arg                 |
         | echo \"two words\"              | echo two words              |
         | cmd pre\"quoted part\"post      | cmd pre"quoted part"post    |
-        | echo 'unterminated quote        | echo \'unterminated quote   |
+        | echo 'unterminated quote        | echo unterminated           |
         | echo   spaced \t  words         | echo spaced                 |
         | '' foo bar                      | foo bar                     |
 

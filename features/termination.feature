@@ -135,7 +135,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Then the text is "(no new output)\n\nProcess stopped by request (signal SIGTERM)."
       And the details contain:
         """
-        {"status": "completed", "exitReason": "manual-cancel", "timedOut": false, "exitCode": null, "exitSignal": "SIGTERM"}
+        {"status": "completed", "exitReason": "manual-cancel", "timedOut": false, "exitSignal": "SIGTERM"}
         """
       When the session log is read
       Then the text is "(no output recorded)\n\nProcess stopped by request (signal SIGTERM)."
@@ -217,7 +217,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Then the text ends with "got-term\n\nProcess stopped by request (code 7)."
       And the details contain:
         """
-        {"exitCode": 7, "exitSignal": null, "exitReason": "manual-cancel"}
+        {"exitCode": 7, "exitReason": "manual-cancel"}
         """
 
     @upstream @slow
@@ -234,7 +234,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       And the text is "(no new output)\n\nProcess stopped by request (signal SIGKILL)."
       And the details contain:
         """
-        {"exitCode": null, "exitSignal": "SIGKILL"}
+        {"exitSignal": "SIGKILL"}
         """
 
     @KILL-10 @upstream @slow
@@ -323,7 +323,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
         """
       And the details contain:
         """
-        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitCode": null, "exitSignal": "SIGTERM"}
+        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitSignal": "SIGTERM"}
         """
 
     @upstream
@@ -341,7 +341,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
         """
       And the details contain:
         """
-        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitCode": null, "exitSignal": "SIGTERM"}
+        {"status": "failed", "exitReason": "overall-timeout", "timedOut": true, "exitSignal": "SIGTERM"}
         """
 
   @KILL-11
@@ -362,14 +362,16 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       And the text is "(no new output)\n\nProcess stopped by request (signal SIGKILL)."
       And the details contain:
         """
-        {"exitCode": null, "exitSignal": "SIGKILL"}
+        {"exitSignal": "SIGKILL"}
         """
       And the session is not live
 
   @KILL-12
   Rule: a session whose process already exited but whose output is still open is sent SIGKILL at once
 
-    @upstream
+    # Upstream 2026.9.6 waits for `close`: SIGTERM, then SIGKILL after the 5 s grace (the poll took 5017 ms); the
+    # reference sends SIGKILL at once when the shell has exited and only a descendant holds the output (docs/UPSTREAM.md).
+    @reference
     Scenario: a descendant that ignores SIGTERM and holds the output ends at once
       When exec is called with:
         """
@@ -460,7 +462,7 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
   @KILL-15
   Rule: after dispose() every exec and process call is rejected and the event queues are discarded
 
-    @upstream
+    @reference
     Scenario: exec and process calls after disposal are rejected
       When the implementation is disposed
       And exec is called with '{"command": "echo hi"}'

@@ -110,6 +110,14 @@ Then("the detail {string} has the same value as the detail {string}", function (
   assert.deepEqual(left, readPath(details, b));
 });
 
+// WAIT-02: upstream takes the idle clock's start from its process supervisor, a few ms after startedAt.
+Then("the detail {string} is at most {int} ms after the detail {string}", function (this: ConformanceWorld, a: string, ms: number, b: string) {
+  const { details } = this.lastResult();
+  const [later, earlier] = [readPath(details, a), readPath(details, b)];
+  assert.ok(typeof later === "number" && typeof earlier === "number", `details ${a} and ${b} are not numbers: ${JSON.stringify(details)}`);
+  assert.ok(later >= earlier && later <= earlier + ms + this.toleranceMs, `${a} is ${later}, ${b} is ${earlier}: not within ${ms} ms (+ tolerance) after it`);
+});
+
 Then("event {int} was created within the last {int} ms", function (this: ConformanceWorld, index: number, ms: number) {
   const event = this.events[index - 1];
   assert.ok(event, `there is no event ${index}: ${JSON.stringify(this.events)}`);

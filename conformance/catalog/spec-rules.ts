@@ -1,7 +1,12 @@
 // Reads the rule lines of SPEC.md (`- **PREFIX-NN** [profile] statement`) into catalog entries.
 
-export type Profile = "doc" | "legacy-doc" | "upstream";
-export const PROFILES: readonly Profile[] = ["doc", "legacy-doc", "upstream"];
+/**
+ * From the least to the most specific. `reference` is the reference implementation's own decision, where neither
+ * the documentation nor upstream decides or where it deliberately differs from upstream (docs/UPSTREAM.md); SPEC
+ * rules are doc, legacy-doc or upstream, and a scenario of profile `reference` may refine a rule of any of them.
+ */
+export type Profile = "doc" | "legacy-doc" | "upstream" | "reference";
+export const PROFILES: readonly Profile[] = ["doc", "legacy-doc", "upstream", "reference"];
 
 export interface RuleEntry {
   id: string;
@@ -15,7 +20,7 @@ export interface RuleEntry {
   summary: string;
 }
 
-const RULE_LINE = /^- \*\*([A-Z]+)-(\d+[a-z]?)\*\* \[(doc|legacy-doc|upstream)\] (.*)$/;
+const RULE_LINE = /^- \*\*([A-Z]+)-(\d+[a-z]?)\*\* \[(doc|legacy-doc|upstream|reference)\] (.*)$/;
 const CHAPTER = /^## (\d+\. .*)$/;
 const SECTION = /^### (\d+\.\d+ .*)$/;
 

@@ -17,7 +17,7 @@ export type LevelReached = LevelName | "none";
 export const LEVELS: ReadonlyArray<{ name: LevelName; profiles: readonly Profile[] }> = [
   { name: "Documented", profiles: ["doc"] },
   { name: "Documented + compatibility", profiles: ["doc", "legacy-doc"] },
-  { name: "Reference", profiles: ["doc", "legacy-doc", "upstream"] },
+  { name: "Reference", profiles: ["doc", "legacy-doc", "upstream", "reference"] },
 ];
 
 /** Verdicts that do not keep a level from being reached (see INTERPRETING.md for why). */
@@ -42,7 +42,10 @@ export interface MatrixRow {
   profile: Profile;
   summary: string;
   verdict: RuleVerdict;
-  /** Scenarios whose profile equals the rule's profile: they decide the verdict. */
+  /**
+   * Scenarios whose profile equals the rule's profile: they decide the verdict. A rule without such a scenario is
+   * decided by its `reference` scenarios: the reference's decision stands in where it deliberately differs.
+   */
   scenarios: ScenarioLink[];
   /** Scenarios of a more specific profile that also carry the rule's tag: shown, but not counted. */
   alsoExercisedBy: ScenarioLink[];
@@ -108,7 +111,8 @@ export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = []
   const rows = rules.map((rule): MatrixRow => {
     const links = (byRule.get(rule.id) ?? []).sort(byLocation);
     // A scenario without a profile tag breaks the kit's own gate; count it rather than hide a failure.
-    const scenariosOfRule = links.filter((link) => link.profile === rule.profile || link.profile === undefined);
+    const ownProfile = links.filter((link) => link.profile === rule.profile || link.profile === undefined);
+    const scenariosOfRule = ownProfile.length > 0 ? ownProfile : links.filter((link) => link.profile === "reference");
     const alsoExercisedBy = links.filter((link) => !scenariosOfRule.includes(link));
     const { chapter, section, id, profile, summary } = rule;
     const verdict = deriveVerdict(scenariosOfRule);

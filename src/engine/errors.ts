@@ -24,8 +24,8 @@ export type ErrorData =
   | { code: "argument-too-large"; param: "command" | "env"; bytes: number; limitBytes: number; key?: string }
   /** E2BIG: the command and environment together over ARG_MAX. */
   | { code: "arguments-too-large"; param: "command"; bytes: number; limitBytes: number }
-  /** EXEC-40, POLL-11: the call's abort signal fired. */
-  | { code: "aborted" }
+  /** EXEC-40, POLL-11: the call's abort signal fired; `beforeStart`: it had fired before exec started (as upstream). */
+  | { code: "aborted"; beforeStart?: true }
   /** KILL-15: the engine was disposed. */
   | { code: "engine-disposed" }
   /** PTY-05: no terminal could be started; `reason` is one clean line. */
@@ -91,7 +91,7 @@ export function describeError(data: ErrorData): string {
     case "argument-too-large":
       return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${data.key}"`, data.bytes, data.limitBytes);
     case "arguments-too-large": return messages.argumentsTooLarge(data.bytes, data.limitBytes);
-    case "aborted": return messages.ABORTED;
+    case "aborted": return data.beforeStart ? messages.ABORTED_BEFORE_START : messages.ABORTED;
     case "engine-disposed": return messages.ENGINE_DISPOSED;
     case "pty-unavailable": return data.reason;
     case "spawn-failed": return data.reason;
@@ -108,7 +108,8 @@ export function describeError(data: ErrorData): string {
 }
 
 /** EXEC-40, POLL-11: the rejection of a call whose abort signal fired. */
-export const abortError = (): ExecProcessError => new ExecProcessError({ code: "aborted" });
+export const abortError = (when: "before-start" | "during-call" = "during-call"): ExecProcessError =>
+  new ExecProcessError(when === "before-start" ? { code: "aborted", beforeStart: true } : { code: "aborted" });
 
 /** RES-24: a spawn error as a spawn-failed ExecProcessError with the same message, the original as its cause. */
 export function spawnError(error: unknown): ExecProcessError {

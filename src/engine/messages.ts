@@ -50,6 +50,8 @@ export const SYNC_MODE_WARNING = "Warning: continuation options are unavailable;
 export const ptyFallbackWarning = (error: string, command: string): string =>
   `Warning: PTY spawn failed (${error}); retrying without PTY for \`${command}\`.`;
 export const ABORTED = "Tool execution was aborted";
+/** EXEC-40: a signal already aborted when exec starts (upstream: `signal.throwIfAborted()`, the default reason). */
+export const ABORTED_BEFORE_START = "This operation was aborted";
 export const ENGINE_DISPOSED = "Session engine has been disposed.";
 
 // ---- output notes (OUT-16, RES-08) ----

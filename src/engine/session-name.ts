@@ -3,7 +3,6 @@
 import { NAME_TARGET_MAX } from "./settings.js";
 
 const ELLIPSIS = "...";
-const WHITESPACE = /\s/;
 
 /** NAME-04: keeps both ends of `s` around `...` when it is longer than `max` UTF-16 code units. */
 export function truncateMiddle(s: string, max: number): string {
@@ -12,34 +11,21 @@ export function truncateMiddle(s: string, max: number): string {
   return s.slice(0, keep) + ELLIPSIS + s.slice(s.length - keep);
 }
 
-// NAME-02: split on whitespace outside quotes; quoted runs stay inside their token with their characters.
-// Shell syntax (escapes outside quotes, operators, assignments) is deliberately not interpreted (NAME-05).
+// NAME-02, as upstream 2026.9.6: tokens are maximal runs of unquoted non-space characters, double-quoted runs
+// (a backslash escapes the next character) and single-quoted runs; a quote that is never closed matches nothing and
+// is skipped. Shell syntax (escapes outside quotes, operators, assignments) is deliberately not interpreted (NAME-05).
+const TOKEN = /(?:[^\s"']+|"(?:\\.|[^"\\])*"|'[^']*')+/g;
+
 function splitTokens(command: string): string[] {
-  const tokens: string[] = [];
-  let current = "";
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < command.length; i += 1) {
-    const ch = command.charAt(i);
-    if (quote !== null) {
-      current += ch;
-      const closes = ch === quote && (quote === "'" || command.charAt(i - 1) !== "\\");
-      if (closes) quote = null;
-    } else if (WHITESPACE.test(ch)) {
-      tokens.push(current);
-      current = "";
-    } else {
-      current += ch;
-      if (ch === '"' || ch === "'") quote = ch;
-    }
-  }
-  tokens.push(current);
-  return tokens.map(unwrapQuotes).filter((token) => token !== "");
+  return (command.match(TOKEN) ?? []).map(stripQuotes).filter((token) => token !== "");
 }
 
-function unwrapQuotes(token: string): string {
-  const first = token.charAt(0);
-  const wrapped = token.length >= 2 && (first === '"' || first === "'") && token.endsWith(first);
-  return wrapped ? token.slice(1, -1) : token;
+/** Trims a token and removes one outer pair of matching quotes. */
+function stripQuotes(token: string): string {
+  const trimmed = token.trim();
+  const first = trimmed.charAt(0);
+  const wrapped = trimmed.length >= 2 && (first === '"' || first === "'") && trimmed.endsWith(first);
+  return wrapped ? trimmed.slice(1, -1) : trimmed;
 }
 
 /** NAME-03: `<verb> <target>` of a command, or undefined when it has no tokens. */
@@ -47,5 +33,6 @@ export function deriveSessionName(command: string): string | undefined {
   const [verb, ...rest] = splitTokens(command);
   if (verb === undefined) return undefined;
   const target = rest.find((token) => !token.startsWith("-")) ?? rest[0];
-  return target === undefined ? verb : `${verb} ${truncateMiddle(target, NAME_TARGET_MAX)}`;
+  // Upstream strips the quotes of the verb and the target once more (`"'x'"` names `x`).
+  return target === undefined ? verb : `${stripQuotes(verb)} ${truncateMiddle(stripQuotes(target), NAME_TARGET_MAX)}`;
 }

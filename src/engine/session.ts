@@ -71,8 +71,8 @@ export class Session {
   #endedAt: number | undefined;
   #lastOutputAt: number;
   #stdinEnded = false;
-  /** Consecutive running polls without output (POLL-06). */
-  #emptyPolls = 0;
+  /** The back-off step of the last running poll, 0 before the first one and after a stop request (POLL-06). */
+  #pollSteps = 0;
   /** Processes outside the group that still held the output when the session was settled without end-of-file. */
   #outputHolders: number[] = [];
   /** The processes carry the marker: termination also signals the ones that left the group. */
@@ -247,7 +247,7 @@ export class Session {
   /** `kill` (KILL-03) or `remove` (PROC-11): terminate, and report the exit as stopped by request (KILL-06). */
   requestStop(): void {
     this.#stopRequested = true;
-    this.#emptyPolls = 0;
+    this.#pollSteps = 0;
     this.terminate("manual-cancel");
   }
 
@@ -264,10 +264,13 @@ export class Session {
     this.#stdinEnded = true;
   }
 
-  /** A running poll was answered: returns the consecutive polls without output, this one included (POLL-06). */
+  /**
+   * A running poll was answered: returns its back-off step (POLL-06). As upstream 2026.9.6, a poll with new output
+   * is step 1 again, and each empty poll after it one step more.
+   */
   countRunningPoll(hadOutput: boolean): number {
-    this.#emptyPolls = hadOutput ? 0 : this.#emptyPolls + 1;
-    return this.#emptyPolls;
+    this.#pollSteps = hadOutput ? 1 : this.#pollSteps + 1;
+    return this.#pollSteps;
   }
 
   /**

@@ -68,14 +68,20 @@ After(async function (this: ConformanceWorld) {
   if (unchecked.length > 0) throw new Error(`A call was rejected and no step checked it: ${unchecked.join(" | ")}`);
 });
 
-/** What is still queued at the end, peeked then drained in every scope the scenario used: the two must agree. */
+/**
+ * What is still queued at the end, peeked then drained in every scope the scenario used: the two must agree. While
+ * a session is live, its exit event may be queued between the two calls of an out-of-process implementation, so
+ * then the drained events need only start with the peeked ones.
+ */
 async function eventQueuesDisagree(world: ConformanceWorld): Promise<string | undefined> {
   const instance = world.instance;
   if (!instance || world.disposedInScenario) return undefined;
   for (const scope of world.scopesUsed) {
+    const sessionLive = (await instance.liveSessionIds()).length > 0;
     const peeked = await instance.peekEvents(scope);
     try {
-      assertSameEvents(scope, peeked, await instance.drainEvents(scope));
+      const drained = await instance.drainEvents(scope);
+      assertSameEvents(scope, peeked, sessionLive ? drained.slice(0, peeked.length) : drained);
     } catch (error) {
       return (error as Error).message;
     }

@@ -290,6 +290,36 @@ describe("the level reached", () => {
   });
 });
 
+describe("scenarios of profile reference (the reference's own decisions)", () => {
+  const rules = [rule("SET-01", "upstream"), rule("SET-02", "upstream")];
+  const scenarios = resultsOf(
+    { name: "the reference's decision for SET-01", tags: ["@SET-01", "@reference"], line: 10, attempts: [FAIL] },
+    { name: "upstream pin of SET-02", tags: ["@SET-02", "@upstream"], line: 20, attempts: [PASS] },
+    { name: "the reference refines SET-02", tags: ["@SET-02", "@reference"], line: 30, attempts: [FAIL] },
+  );
+  const matrix = buildComplianceMatrix({ rules, scenarios });
+  const row = (id: string) => matrix.rows.find((candidate) => candidate.id === id)!;
+
+  it("decide a rule that has no scenario of its own profile", () => {
+    expect(row("SET-01")).toMatchObject({ verdict: "failed", scenarios: [expect.objectContaining({ profile: "reference" })] });
+  });
+
+  it("are only listed beside a rule that has scenarios of its own profile", () => {
+    expect(row("SET-02").verdict).toBe("passed");
+    expect(row("SET-02").alsoExercisedBy).toEqual([expect.objectContaining({ name: "the reference refines SET-02" })]);
+  });
+
+  it("count for the Reference level only", () => {
+    expect(matrix.level).toBe("none");
+    const onlyReferenceFails = buildComplianceMatrix({ rules: [rule("SET-03", "doc"), rule("SET-04", "upstream")], scenarios: resultsOf(
+      { name: "doc", tags: ["@SET-03", "@doc"], line: 40, attempts: [PASS] },
+      { name: "ours", tags: ["@SET-04", "@reference"], line: 50, attempts: [FAIL] },
+    ) });
+    expect(onlyReferenceFails.level).toBe("Documented + compatibility");
+    expect(onlyReferenceFails.nextLevel).toEqual({ name: "Reference", blockedBy: { failed: 1 } });
+  });
+});
+
 describe("text in the renderings", () => {
   it("escapes table cells for Markdown, keeping code spans", () => {
     expect(cell("a <id> | `<id> x`\nnext")).toBe("a &lt;id> \\| `<id> x` next");

@@ -41,7 +41,7 @@ describe("createStdioAdapter with the reference stdio server", () => {
     const instance = await startIn(adapter);
     expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" })).toMatchObject({ kind: "result", text: "hi" });
     const aborted = await instance.call("exec", { command: "sleep 5; touch late" }, { scope: "main", abortAfterMs: 0 });
-    expect(aborted).toEqual({ kind: "error", message: "Tool execution was aborted", name: "AbortError" });
+    expect(aborted).toEqual({ kind: "error", message: "This operation was aborted", name: "AbortError" });
     expect(instance.executorRequests).toBeTypeOf("function");
     await instance.dispose();
     expect(await instance.liveSessionIds()).toEqual([]); // still answering after dispose (KILL-15 scenarios)

@@ -41,7 +41,7 @@ describe("validateEnvOverrides", () => {
     expect(() => validateEnvOverrides({ [key]: "v" })).toThrow(messages.envKeyForbidden(named));
   });
 
-  it.each(["MY_LD_LIBRARY", "GIT_SSH", "PATHS", "_private"])("accepts %s, which only resembles a blocked key (EXEC-16)", (key) => {
+  it.each(["MY_LD_LIBRARY", "GIT_SSHX", "PATHS", "_private"])("accepts %s, which only resembles a blocked key (EXEC-16)", (key) => {
     expect(validateEnvOverrides({ [key]: "v" })).toEqual({ [key]: "v" });
   });
 

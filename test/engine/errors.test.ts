@@ -58,7 +58,7 @@ describe("call errors", () => {
     expect(error.code).toBe("aborted");
     expect(error.param).toBeUndefined();
     expect(error.name).toBe("AbortError");
-    expect(error.message).toBe(messages.ABORTED);
+    expect(error.message).toBe(messages.ABORTED_BEFORE_START);
   });
 
   it("a call after dispose is engine-disposed, for exec and process alike", async () => {

@@ -78,7 +78,8 @@ describe("normalizeExecParams", () => {
   });
 
   it.each([
-    [{ yieldMs: 0 }, true], [{ background: false }, true], [{ background: undefined }, false], [{}, false],
+    [{ yieldMs: 0 }, true], [{ background: true }, true], [{ background: false }, false], [{ yieldMs: "100" }, false],
+    [{ background: undefined }, false], [{}, false],
   ])("marks %j as a continuation request: %s (EXEC-43)", (params, requested) => {
     expect(normalize({ command: "true", ...params }).continuationRequested).toBe(requested);
   });

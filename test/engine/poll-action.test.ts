@@ -43,7 +43,8 @@ describe("pollSession", () => {
     expect(first.details).toMatchObject({ status: "running", sessionId: id, aggregated: "once\n", retryInMs: POLL_RETRY_WITH_OUTPUT_MS });
     const empty = [await poll(engine, id), await poll(engine, id)];
     expect(empty.map(textOf)).toEqual([1, 2].map(() => `${messages.NO_NEW_OUTPUT}\n\n${messages.PROCESS_STILL_RUNNING}`));
-    expect(empty.map((result) => result.details["retryInMs"])).toEqual([POLL_BACKOFF_MS[0], POLL_BACKOFF_MS[1]]);
+    // The poll with output was back-off step 1, so the empty ones are steps 2 and 3 (POLL-06, as upstream).
+    expect(empty.map((result) => result.details["retryInMs"])).toEqual([POLL_BACKOFF_MS[1], POLL_BACKOFF_MS[2]]);
   }, 30_000);
 
   it("reports the exit once with the unread output, then the same exit line without a replay (POLL-14, POLL-15, POLL-17)", async () => {

@@ -55,7 +55,7 @@ describe("runExec", () => {
   it("rejects an already aborted call without starting the command (EXEC-40)", async () => {
     const dir = tempDir("abort-");
     const engine = newEngine({ cwd: dir });
-    await expect(engine.exec({ command: "touch made" }, { ...ctx, signal: AbortSignal.abort() })).rejects.toThrow(messages.ABORTED);
+    await expect(engine.exec({ command: "touch made" }, { ...ctx, signal: AbortSignal.abort() })).rejects.toThrow(messages.ABORTED_BEFORE_START);
     expect(existsSync(join(dir, "made"))).toBe(false);
     expect(engine.liveSessionIds()).toEqual([]);
   });

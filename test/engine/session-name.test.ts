@@ -32,12 +32,13 @@ describe("deriveSessionName tokenization (NAME-02, NAME-03)", () => {
     ['echo a"b c"d', 'echo a"b c"d'],
     ['echo "say \\"hi there\\""', 'echo say \\"hi there\\"'],
     ["echo 'it\\' s'", "echo it\\"],
-    ['echo "unterminated quote here', 'echo "unterminated quote here'],
+    ['echo "unterminated quote here', "echo unterminated"],
     ["echo '' -n", "echo -n"],
     ['"" echo', "echo"],
     ["'my tool' --flag arg", "my tool arg"],
     ["'\"' x", '" x'],
-    ["cmd 'x\"", "cmd 'x\""],
+    ["cmd 'x\"", "cmd x"],
+    ["echo \"'x'\"", "echo x"],
   ])("names %j as %j", (command, expected) => {
     expect(deriveSessionName(command)).toBe(expected);
   });

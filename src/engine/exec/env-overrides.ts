@@ -1,28 +1,12 @@
 // Validation of `env` overrides (EXEC-14, EXEC-16, EXEC-17) and the command environment (EXEC-15, SET-23).
 import { ExecProcessError } from "../errors.js";
+import { isBlockedOverrideKey, isNoPagerOverride } from "./env-block-list.js";
 import { assertNoNulByte } from "./unsafe-strings.js";
 
 const PORTABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FUNCTION_KEY = /^[A-Za-z_][A-Za-z0-9_()]*$/;
-const BLOCKED_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_"];
-/** EXEC-16: keys that change how interpreters and tools load code. */
-const BLOCKED_KEYS = new Set(`NODE_OPTIONS NODE_PATH PYTHONHOME PYTHONPATH PYTHONBREAKPOINT PERL5LIB PERL5OPT RUBYLIB
-RUBYOPT RUBYSHELL BASH_ENV ENV SHELL SHELLOPTS PS4 IFS GCONV_PATH GLIBC_TUNABLES HOSTALIASES SSLKEYLOGFILE BROWSER
-SUDO_ASKPASS CC CXX CMAKE_C_COMPILER CMAKE_CXX_COMPILER CMAKE_TOOLCHAIN_FILE CONFIG_SITE CONFIG_SHELL CARGO_BUILD_RUSTC
-CARGO_BUILD_RUSTC_WRAPPER RUSTC_WRAPPER MAKEFLAGS MFLAGS JAVA_OPTS JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS
-MAVEN_OPTS SBT_OPTS GRADLE_OPTS ANT_OPTS CATALINA_OPTS DOTNET_STARTUP_HOOKS DOTNET_ADDITIONAL_DEPS CORECLR_PROFILER
-GIT_EDITOR GIT_EXTERNAL_DIFF GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR GIT_EXEC_PATH GIT_INDEX_FILE GIT_OBJECT_DIRECTORY
-GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_NAMESPACE GIT_SEQUENCE_EDITOR GIT_TEMPLATE_DIR GIT_HOOK_PATH GIT_SSL_NO_VERIFY
-GIT_SSL_CAINFO GIT_SSL_CAPATH HGRCPATH SVN_EDITOR SVN_SSH BZR_EDITOR BZR_SSH BZR_PLUGIN_PATH EXINIT VIMINIT MYVIMRC
-GVIMINIT EMACSLOADPATH JULIA_EDITOR LUA_INIT LUA_INIT_5_1 LUA_INIT_5_2 LUA_INIT_5_3 LUA_INIT_5_4 ERL_AFLAGS ERL_FLAGS
-ERL_ZFLAGS ELIXIR_ERL_OPTIONS R_ENVIRON R_PROFILE R_ENVIRON_USER R_PROFILE_USER HELM_PLUGINS PACKER_PLUGIN_PATH
-VAGRANT_VAGRANTFILE`.split(/\s+/));
-
-function isBlocked(upper: string): boolean {
-  return upper === "PATH" || BLOCKED_KEYS.has(upper) || BLOCKED_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
-
-const sortedUnique = (keys: string[]): string[] => [...new Set(keys)].sort((a, b) => a.localeCompare(b));
+/** EXEC-17: de-duplicated, in plain `sort()` order (UTF-16 code units, so "B KEY" before "a-key"), as upstream. */
+const sortedUnique = (keys: string[]): string[] => [...new Set(keys)].sort();
 
 /**
  * Returns the accepted overrides under their trimmed names, or throws the Security Violation of EXEC-17.
@@ -41,7 +25,8 @@ export function validateEnvOverrides(env: unknown): Record<string, string> {
       continue;
     }
     const upper = key.toUpperCase();
-    if (isBlocked(upper)) blocked.push(upper);
+    if (isNoPagerOverride(upper, value)) accepted[key] = "";
+    else if (isBlockedOverrideKey(upper)) blocked.push(upper);
     else accepted[key] = value;
   }
   if (blocked.length > 0 || invalid.length > 0) {

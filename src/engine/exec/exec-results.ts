@@ -53,8 +53,10 @@ export function foregroundResult(
   if (!failure) {
     const code = session.exitCode ?? 0;
     const body = (output || messages.NO_OUTPUT) + (code !== 0 ? `\n\n${messages.commandExitedWithCode(code)}` : "");
+    // RES-05, as upstream: the `(no output)` placeholder is only rendered into the text of a clean exit.
+    const aggregated = code === 0 ? output : body;
     return textResult<ExecCompletedDetails>(prefix(session, ctx.warnings) + body, {
-      status: "completed", ...common, exitReason: "exit", aggregated: body, noOutputTimedOut: false, cwd: session.cwd,
+      status: "completed", ...common, exitReason: "exit", aggregated, noOutputTimedOut: false, cwd: session.cwd,
     });
   }
   const reason = failure === "overall-timeout" ? timeoutReason(ctx.timeoutSeconds ?? 0, ctx.processToolAvailable)

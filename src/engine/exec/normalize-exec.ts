@@ -23,7 +23,7 @@ export interface NormalizedExec {
   yieldMs: number;
   /** The effective timeout in seconds, or undefined for none (EXEC-30, EXEC-31). */
   timeoutSeconds: number | undefined;
-  /** yieldMs or background was supplied (EXEC-43). */
+  /** background true or a numeric yieldMs was supplied (EXEC-43, as upstream 2026.9.6). */
   continuationRequested: boolean;
 }
 
@@ -48,7 +48,7 @@ export function normalizeExecParams(
     background: params.background === true,
     yieldMs: normalizeYieldMs(params.yieldMs, settings.yieldMs),
     timeoutSeconds: normalizeTimeoutSeconds(params, settings.defaultTimeoutSeconds),
-    continuationRequested: params.yieldMs !== undefined || params.background !== undefined,
+    continuationRequested: params.background === true || typeof params.yieldMs === "number",
   };
 }
 

@@ -18,7 +18,7 @@ import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
 export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ExecDetails>> {
   engine.assertNotDisposed();
-  if (ctx.signal?.aborted) throw abortError(); // EXEC-40
+  if (ctx.signal?.aborted) throw abortError("before-start"); // EXEC-40
   const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
   const checkedAt = Date.now();
   const unsafeWorkdir = nulByteText("workdir", call.workdir);

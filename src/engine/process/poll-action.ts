@@ -20,10 +20,14 @@ export function parsePollTimeout(value: unknown): number {
   return Math.min(POLL_MAX_WAIT_MS, Math.max(0, ms));
 }
 
-/** POLL-06: 5000 after output; 5000, 10000, 30000, 60000 for 1, 2, 3, ≥ 4 consecutive empty polls. */
-export function retryInMs(emptyPolls: number): number {
-  if (emptyPolls === 0) return POLL_RETRY_WITH_OUTPUT_MS;
-  return POLL_BACKOFF_MS[Math.min(emptyPolls, POLL_BACKOFF_MS.length) - 1] ?? POLL_RETRY_WITH_OUTPUT_MS;
+/**
+ * POLL-06: 5000, 10000, 30000, 60000 for back-off steps 1, 2, 3, ≥ 4 (0 = no poll since the last reset, 5000).
+ * The step counts the running polls since the last reset; as upstream 2026.9.6, a poll with new output sets it
+ * back to 1, so it reports 5000 and the next empty poll 10000.
+ */
+export function retryInMs(step: number): number {
+  if (step === 0) return POLL_RETRY_WITH_OUTPUT_MS;
+  return POLL_BACKOFF_MS[Math.min(step, POLL_BACKOFF_MS.length) - 1] ?? POLL_RETRY_WITH_OUTPUT_MS;
 }
 
 const hasNews = (session: Session): boolean =>
@@ -45,14 +49,14 @@ export async function pollSession(
 function runningPoll(session: Session, engine: EngineContext): ToolResult<PollRunningDetails> {
   const dropped = session.output.takePendingDropped();
   const drained = session.output.drainPending().trim();
-  const emptyPolls = session.countRunningPoll(drained !== "");
+  const step = session.countRunningPoll(drained !== "");
   const wait = inputWaitView(session, engine.settings.inputWaitIdleMs);
   const text = discardedNote(session) + (dropped ? `${messages.OMITTED_NOTE}\n\n` : "")
     + (drained || messages.NO_NEW_OUTPUT)
     + (wait.waitingForInput ? inputWaitHint(wait) : `\n\n${messages.PROCESS_STILL_RUNNING}`);
   return result(text, {
     status: "running", sessionId: session.id, aggregated: session.output.aggregate, ...nameField(session), ...wait,
-    retryInMs: retryInMs(emptyPolls),
+    retryInMs: retryInMs(step),
   });
 }
 
