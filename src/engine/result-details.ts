@@ -80,17 +80,6 @@ export interface WorkdirFailureDetails {
   cwd: string;
 }
 
-/** RES-23: the command is still running in the background. */
-export interface ExecRunningDetails {
-  status: "running";
-  sessionId: string;
-  pid: number | null;
-  startedAt: number;
-  cwd: string;
-  tail: string;
-  followUp: string;
-}
-
 /** EXEC-39: a progress update during the foreground window (`onUpdate`). */
 export interface ExecProgressDetails {
   status: "running";
@@ -99,6 +88,11 @@ export interface ExecProgressDetails {
   startedAt: number;
   cwd: string;
   tail: string;
+}
+
+/** RES-23: the command is still running in the background: a progress update's fields and the follow-up hint. */
+export interface ExecRunningDetails extends ExecProgressDetails {
+  followUp: string;
 }
 
 export type ExecDetails = Exclusive<ExecCompletedDetails | ExecFailedDetails | WorkdirFailureDetails | ExecRunningDetails>;
