@@ -13,6 +13,7 @@ Feature: Sessions that may be waiting for input
         """
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
+      And the session's log shows "Name? "
       And the session is polled
       Then the detail "waitingForInput" is "false"
       When 1200 ms pass
@@ -171,6 +172,7 @@ Feature: Sessions that may be waiting for input
         """
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
+      And the session's log shows "Name? "
       And 1200 ms pass
       And the session is polled
       Then the text matches:
@@ -207,6 +209,7 @@ Feature: Sessions that may be waiting for input
         """
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
+      And the session's log shows "Name? "
       And 1200 ms pass
       And the sessions are listed
       Then the text matches "^<id> running   [12]s \[input-wait\] :: printf 'Name\? ';$"
@@ -273,6 +276,7 @@ Feature: Sessions that may be waiting for input
         """
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
+      And the session's log shows "Name? "
       And 1100 ms pass
       And the session is polled
       Then the text starts with "Name?\n\nNo new output for "
