@@ -27,7 +27,7 @@ Feature: process list
     Scenario: the most recently started session comes first, also after an older one finished
       When exec runs "sleep 30" in the background
       And the session id is remembered as "A"
-      And exec runs "sleep 0.3" in the background
+      And exec runs "sleep 32" in the background
       And the session id is remembered as "B"
       And exec runs "sleep 31" in the background
       And the session id is remembered as "C"
@@ -38,17 +38,18 @@ Feature: process list
         """
       And the text matches:
         """
-        ^<C> running +\S+ :: sleep 31\n<B> running +\S+ :: sleep 0.3\n<A> running +\S+ :: sleep 30$
+        ^<C> running +\S+ :: sleep 31\n<B> running +\S+ :: sleep 32\n<A> running +\S+ :: sleep 30$
         """
-      When the session "B" finishes
+      When process is called with '{"action": "kill", "sessionId": "<B>"}'
+      And the session "B" finishes
       And the sessions are listed
       Then the details contain:
         """
-        {"sessions": [{"sessionId": "<C>", "status": "running"}, {"sessionId": "<B>", "status": "completed"}, {"sessionId": "<A>", "status": "running"}]}
+        {"sessions": [{"sessionId": "<C>", "status": "running"}, {"sessionId": "<B>", "status": "failed"}, {"sessionId": "<A>", "status": "running"}]}
         """
       And the text matches:
         """
-        ^<C> running .*\n<B> completed .*\n<A> running .*$
+        ^<C> running .*\n<B> failed .*\n<A> running .*$
         """
 
   Rule: Each line shows id, padded status, runtime, markers and label
