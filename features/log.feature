@@ -43,8 +43,8 @@ Feature: process log
 
     @LOG-02 @upstream
     Scenario: running sessions and finished records are both found
-      When exec runs "echo hi; sleep 0.5" in the background
-      And 250 ms pass
+      When exec runs "echo hi; sleep 2" in the background
+      And the session's log shows "hi"
       And the session log is read
       Then the text is "hi"
       And the status is "running"
