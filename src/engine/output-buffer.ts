@@ -2,6 +2,7 @@
 // per-stream pending output that poll drains (OUT-10, OUT-11).
 import { OUTPUT_PIECE_CHARS, TAIL_CHARS } from "./settings.js";
 import { codeUnitAt, countLineBreaks, decodeText, joinTexts, sliceText, type OutputText } from "./output-text.js";
+import { ByteSlabs } from "./output-slabs.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -31,6 +32,8 @@ interface PendingQueue extends TextQueue {
 
 // Dropped entries at the front of an array are compacted away once they dominate it.
 const COMPACT_MIN_DEAD_ENTRIES = 1024;
+// Byte pieces shorter than this are kept as strings: they are cheap to copy and most are merged with their neighbours.
+const MIN_SLAB_PIECE_BYTES = 1024;
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
@@ -55,9 +58,9 @@ function findPieceEnd(text: OutputText, start: number): number {
 /**
  * Keeps the last `cap` characters of a list of texts, starting at `list.head`: whole entries
  * are dropped first, then the oldest remaining one is front-trimmed. A low surrogate whose high half
- * was cut off is dropped too (OUT-09). Returns the number of characters removed.
+ * was cut off is dropped too (OUT-09). Dropped entries are released. Returns the number of characters removed.
  */
-function trimFront(list: TextQueue, cap: number): number {
+function trimFront(list: TextQueue, cap: number, release: (text: OutputText) => void): number {
   let removed = 0;
   let lastRemovedCode = -1;
   while (list.chars > cap) {
@@ -65,6 +68,7 @@ function trimFront(list: TextQueue, cap: number): number {
     const excess = list.chars - cap;
     if (first.length <= excess) {
       lastRemovedCode = codeUnitAt(first, first.length - 1);
+      release(first);
       list.head++;
       list.chars -= first.length;
       removed += first.length;
@@ -77,8 +81,10 @@ function trimFront(list: TextQueue, cap: number): number {
   }
   const first = list.items[list.head];
   if (removed > 0 && first !== undefined && isHighSurrogate(lastRemovedCode) && isLowSurrogate(codeUnitAt(first, 0))) {
-    if (first.length === 1) list.head++;
-    else list.items[list.head] = sliceText(first, 1);
+    if (first.length === 1) {
+      release(first);
+      list.head++;
+    } else list.items[list.head] = sliceText(first, 1);
     list.chars -= 1;
     removed += 1;
   }
@@ -109,13 +115,21 @@ export class OutputBuffer {
     stdout: { items: [], seqs: [], head: 0, chars: 0 },
     stderr: { items: [], seqs: [], head: 0, chars: 0 },
   };
+  // Every byte item of the queues is a view held in these slabs, once per queue that holds it.
+  readonly #slabs = new ByteSlabs();
+  readonly #release = (text: OutputText): void => {
+    if (typeof text !== "string") this.#slabs.release(text);
+  };
 
   constructor(options: OutputBufferOptions) {
     this.aggregateCap = validateCap("aggregateCap", options.aggregateCap);
     this.pendingCap = validateCap("pendingCap", options.pendingCap);
   }
 
-  /** Appends sanitized text of one stream; ignored after freeze() (REG-03). ASCII bytes stay undecoded until read. */
+  /**
+   * Appends sanitized text of one stream; ignored after freeze() (REG-03). ASCII bytes stay undecoded until read.
+   * The bytes are copied: the caller may reuse them once this returns.
+   */
   append(stream: OutputStream, text: OutputText): void {
     if (this.#frozen || text.length === 0) return;
     this.#aggregateCache = undefined;
@@ -127,28 +141,34 @@ export class OutputBuffer {
     }
   }
 
-  #appendPiece(stream: OutputStream, piece: OutputText): void {
-    this.#totalOutputChars += piece.length;
+  #appendPiece(stream: OutputStream, lent: OutputText): void {
+    this.#totalOutputChars += lent.length;
     const pieces = this.#pieces;
     const last = pieces.items.length - 1;
     const lastPiece = last >= pieces.head ? pieces.items[last] : undefined;
+    let piece: OutputText;
     // Small appends are merged so that a flood of tiny chunks does not grow the piece list.
-    if (lastPiece !== undefined && lastPiece.length + piece.length <= OUTPUT_PIECE_CHARS) {
-      pieces.items[last] = decodeText(lastPiece) + decodeText(piece);
+    if (lastPiece !== undefined && lastPiece.length + lent.length <= OUTPUT_PIECE_CHARS) {
+      piece = decodeText(lent);
+      pieces.items[last] = decodeText(lastPiece) + piece;
       pieces.lineBreaks[last] = -1;
+      this.#release(lastPiece);
     } else {
+      piece = this.#keep(lent);
       pieces.items.push(piece);
       pieces.lineBreaks.push(-1);
     }
     pieces.chars += piece.length;
-    if (trimFront(pieces, this.aggregateCap) > 0) {
+    // Pending takes its hold first: the aggregate's trim may drop the piece at once.
+    this.#appendPending(stream, piece);
+    if (trimFront(pieces, this.aggregateCap, this.#release) > 0) {
       this.#truncated = true;
       pieces.lineBreaks[pieces.head] = -1; // the first retained piece may have been cut
       compactFront(pieces, pieces.lineBreaks);
     }
-    this.#appendPending(stream, piece);
   }
 
+  // `piece` is the aggregate's copy; this queue holds it too, or merges it into a string.
   #appendPending(stream: OutputStream, piece: OutputText): void {
     const queue = this.#pending[stream];
     const last = queue.items.length - 1;
@@ -156,23 +176,36 @@ export class OutputBuffer {
     const lastText = last >= queue.head && queue.seqs[last] === this.#nextSeq - 1 ? queue.items[last] : undefined;
     if (lastText !== undefined && lastText.length + piece.length <= OUTPUT_PIECE_CHARS) {
       queue.items[last] = decodeText(lastText) + decodeText(piece);
+      this.#release(lastText);
     } else {
+      if (typeof piece !== "string") this.#slabs.hold(piece);
       queue.items.push(piece);
       queue.seqs.push(this.#nextSeq++);
     }
     queue.chars += piece.length;
     // OUT-11: only this stream's oldest text is dropped; the other stream and the order are untouched.
-    if (trimFront(queue, this.pendingCap) > 0) {
+    if (trimFront(queue, this.pendingCap, this.#release) > 0) {
       this.#truncated = true;
       this.#pendingDropped = true;
       compactFront(queue, queue.seqs);
     }
   }
 
+  // A copy the buffer owns of a lent piece: bytes in the slabs, or a string when short.
+  #keep(lent: OutputText): OutputText {
+    if (typeof lent === "string") return lent;
+    return lent.length < MIN_SLAB_PIECE_BYTES ? decodeText(lent) : this.#slabs.store(lent);
+  }
+
+  #releaseRetained(queue: TextQueue): void {
+    for (let k = queue.head; k < queue.items.length; k++) this.#release(queue.items[k] ?? "");
+  }
+
   /** Returns all pending output of both streams in arrival order (untrimmed) and empties it. */
   drainPending(): string {
     const out = this.#mergePending();
     for (const queue of Object.values(this.#pending)) {
+      this.#releaseRetained(queue);
       queue.items = [];
       queue.seqs = [];
       queue.head = 0;
@@ -210,9 +243,20 @@ export class OutputBuffer {
     return dropped;
   }
 
-  /** Stops accepting output at completion; pending output stays until drained (REG-03, POLL-14). */
+  /**
+   * Stops accepting output at completion; pending output stays until drained (REG-03, POLL-14). What is retained
+   * becomes strings, so that a finished record holds no slab.
+   */
   freeze(): void {
     this.#frozen = true;
+    void this.aggregate;
+    for (const queue of Object.values(this.#pending)) {
+      const texts = queue.items.slice(queue.head).map(decodeText);
+      this.#releaseRetained(queue);
+      queue.items = texts;
+      queue.seqs = queue.seqs.slice(queue.head);
+      queue.head = 0;
+    }
   }
 
   get frozen(): boolean {
@@ -227,6 +271,7 @@ export class OutputBuffer {
       const counts = pieces.lineBreaks.slice(pieces.head);
       const lineBreaks = counts.every((count) => count >= 0) ? counts.reduce((sum, count) => sum + count, 0) : -1;
       const joined = joinTexts(pieces.items.slice(pieces.head));
+      this.#releaseRetained(pieces);
       pieces.items = joined.length > 0 ? [joined] : [];
       pieces.lineBreaks = joined.length > 0 ? [lineBreaks] : [];
       pieces.head = 0;

@@ -56,6 +56,7 @@ export class Session {
   /** What the spawn backend reports to this session; given to the backend at spawn so no event can be missed. */
   readonly sink: ChildSink = {
     onOutput: (stream, chunk) => this.#receive(stream, chunk),
+    copiesOutput: true, // the sanitizer and the output buffer copy what they keep
     onExit: (code, signal) => this.#processExited(code, signal),
     onComplete: (code, signal) => this.#complete(code, signal),
   };

@@ -306,6 +306,42 @@ describe("OutputBuffer", () => {
       );
     });
 
+    it("copies the bytes it keeps: the caller may reuse them, and its slabs never overwrite what it still holds", () => {
+      const piece = fc.tuple(fc.string({ unit: fc.constantFrom("a", "b", "c", "\n"), minLength: 1, maxLength: 7 }),
+        fc.integer({ min: 1, max: 3 * OUTPUT_PIECE_CHARS }))
+        .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+      const steps = fc.array(
+        fc.tuple(fc.constantFrom<OutputStream>("stdout", "stderr"), piece, fc.constantFrom("none", "none", "drain", "read")),
+        { maxLength: 30 },
+      );
+      const scratch = new Uint8Array(3 * OUTPUT_PIECE_CHARS);
+      fc.assert(
+        fc.property(steps, fc.integer({ min: 1, max: 8 * OUTPUT_PIECE_CHARS }), fc.integer({ min: 1, max: 4 * OUTPUT_PIECE_CHARS }),
+          fc.boolean(), (plan, aggregateCap, pendingCap, freezeAtEnd) => {
+            const lent = new OutputBuffer({ aggregateCap, pendingCap });
+            const decoded = new OutputBuffer({ aggregateCap, pendingCap });
+            for (const [stream, text, after] of plan) {
+              const view = scratch.subarray(0, text.length);
+              view.set(latin1(text));
+              lent.append(stream, view);
+              scratch.fill(0x7a); // the next read lands where this one was
+              decoded.append(stream, text);
+              if (after === "drain") expect(lent.drainPending()).toBe(decoded.drainPending());
+              if (after === "read") expect([lent.aggregate, lent.tail]).toEqual([decoded.aggregate, decoded.tail]);
+            }
+            if (freezeAtEnd) {
+              lent.freeze();
+              decoded.freeze();
+            }
+            expect(lent.tail).toBe(decoded.tail);
+            expect(lent.lineBreaks).toBe(decoded.lineBreaks);
+            expect(lent.aggregate).toBe(decoded.aggregate);
+            expect(lent.drainPending()).toBe(decoded.drainPending());
+          }),
+        { numRuns: 300 },
+      );
+    });
+
     it("splits a large ASCII chunk into pieces and keeps its last cap characters", () => {
       const text = "0123456789".repeat(2 * OUTPUT_PIECE_CHARS);
       const buffer = new OutputBuffer({ aggregateCap: 3 * OUTPUT_PIECE_CHARS + 5, pendingCap: 7 });

@@ -15,13 +15,21 @@ afterEach(async () => {
 const request = (command: string): SpawnRequest =>
   ({ shell: "/bin/sh", args: ["-c"], command, cwd: "/", env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } });
 
-/** Spawns and records every event in order; `done` resolves at completion. */
-async function run(command: string) {
+/**
+ * Spawns and records every event in order; `done` resolves at completion. `copiesOutput`: the sink copies each
+ * chunk, so the backend may lend views of its read buffer; `buffers` collects the memory those chunks are views of.
+ */
+async function run(command: string, { copiesOutput = false } = {}) {
   const events: Array<[string, ...unknown[]]> = [];
+  const buffers = new Set<ArrayBufferLike>();
   let complete!: () => void;
   const done = new Promise<void>((resolve) => (complete = resolve));
   const sink: ChildSink = {
-    onOutput: (stream, chunk) => void events.push(["output", stream, Buffer.from(chunk).toString()]),
+    copiesOutput,
+    onOutput: (stream, chunk) => {
+      if (typeof chunk !== "string") buffers.add(chunk.buffer);
+      events.push(["output", stream, Buffer.from(chunk).toString()]);
+    },
     onExit: (code, signal) => void events.push(["exit", code, signal]),
     onComplete: (code, signal) => {
       events.push(["complete", code, signal]);
@@ -30,7 +38,7 @@ async function run(command: string) {
   };
   const handle = await spawnWithPipes(request(command), sink);
   started.push(handle);
-  return { handle, events, done };
+  return { handle, events, done, buffers };
 }
 
 const outputOf = (events: Array<[string, ...unknown[]]>, stream: string): string =>
@@ -68,11 +76,30 @@ describe("spawnWithPipes", () => {
     expect(await waitForGroupsGone([pgid])).toEqual([]);
   }, 30_000);
 
-  it("completes only after a process that inherited the output has closed it (REG-04)", async () => {
-    const { events, done } = await run("(sleep 0.3; echo late) & echo early");
+  it.each([false, true])("completes only after a process that inherited the output has closed it (REG-04; sink copies: %s)", async (copiesOutput) => {
+    const { events, done } = await run("(sleep 0.3; echo late; echo late-err >&2) & echo early", { copiesOutput });
     await done;
     expect(outputOf(events, "stdout")).toBe("early\nlate\n");
+    expect(outputOf(events, "stderr")).toBe("late-err\n");
     expect(events.findIndex(([kind]) => kind === "exit")).toBeLessThan(events.findIndex(([, , text]) => text === "late\n"));
+    expect(events.at(-1)).toEqual(["complete", 0, null]);
+  }, 30_000);
+
+  it("lends a sink that copies its output views of one reused read buffer per pipe, every byte in order", async () => {
+    const expected = Array.from({ length: 300_000 }, (_, k) => `${k + 1}\n`).join("");
+    const { events, done, buffers } = await run("seq 1 300000; seq 1 300000 >&2", { copiesOutput: true });
+    await done;
+    expect(outputOf(events, "stdout")).toBe(expected);
+    expect(outputOf(events, "stderr")).toBe(expected);
+    expect(events.filter(([kind]) => kind === "output").length).toBeGreaterThan(10);
+    expect(buffers.size).toBe(2);
+  }, 30_000);
+
+  it("gives any other sink chunks of its own to keep", async () => {
+    const { events, done, buffers } = await run("seq 1 300000");
+    await done;
+    expect(outputOf(events, "stdout").length).toBe(Array.from({ length: 300_000 }, (_, k) => `${k + 1}\n`).join("").length);
+    expect(buffers.size).toBeGreaterThan(1);
   }, 30_000);
 
   it("rejects with a spawn-failed error that keeps the system's message and error as its cause when the shell cannot be started", async () => {

@@ -8,6 +8,11 @@ export type TerminationSignal = "SIGTERM" | "SIGKILL";
 export interface ChildSink {
   /** Raw output as it arrives. PTY output is reported as stdout (OUT-02), without the terminal's queries (INPUT-16). */
   onOutput(stream: OutputStream, chunk: Uint8Array | string): void;
+  /**
+   * True when the sink copies whatever it keeps of a chunk: a backend may then pass views of one reused read
+   * buffer, valid only during onOutput. Otherwise every chunk is the sink's to keep.
+   */
+  readonly copiesOutput?: boolean;
   /** The process has exited, its output may still be open (KILL-12); with its exit status when known. */
   onExit(code?: number | null, signal?: string | null): void;
   /** The process exited and all of its output was delivered (REG-04). Called once. */

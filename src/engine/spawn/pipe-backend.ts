@@ -1,12 +1,13 @@
 // Plain child process with pipes: stdin closed at spawn (EXEC-45), own process group (EXEC-46),
-// completion only after exit and end-of-file on both pipes (REG-04).
+// completion only after exit and end-of-file on both pipes (REG-04), output read into a reused buffer (pipe-reader).
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Socket } from "node:net";
 import { spawnError } from "../errors.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./child-handle.js";
+import { readPipe, type PipeReader } from "./pipe-reader.js";
 import { descriptorTargets, processesHolding, processTree, sendSignal } from "./process-tree.js";
 
 const OUTPUT_FDS = [1, 2];
+const OUTPUT_STREAMS = ["stdout", "stderr"] as const;
 
 /** Spawns the command; resolves once the process started, rejects with the spawn error. */
 export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<ChildHandle> {
@@ -23,6 +24,11 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
       return Promise.reject(spawnError(error));
     }
   }
+  // Read from the first tick on: nothing may arrive before the readers are in place.
+  const readers = OUTPUT_STREAMS.flatMap((stream) => {
+    const pipe = child[stream];
+    return pipe ? [readPipe(pipe, (chunk) => sink.onOutput(stream, chunk), sink.copiesOutput === true)] : [];
+  });
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {
       if (child.pid === undefined) reject(spawnError(error));
@@ -30,11 +36,15 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
     child.once("spawn", () => {
       child.stdin?.on("error", () => {});
       child.stdin?.end();
-      child.stdout?.on("data", (chunk: Buffer) => sink.onOutput("stdout", chunk));
-      child.stderr?.on("data", (chunk: Buffer) => sink.onOutput("stderr", chunk));
-      child.once("exit", (code, signal) => sink.onExit(code, signal));
-      child.once("close", (code, signal) => sink.onComplete(code, signal));
-      resolve(createHandle(child, detached));
+      const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => {
+        child.once("exit", (code, signal) => {
+          sink.onExit(code, signal);
+          done([code, signal]);
+        });
+      });
+      void Promise.all([exited, ...readers.map((reader) => reader.closed)])
+        .then(([[code, signal]]) => sink.onComplete(code, signal));
+      resolve(createHandle(child, detached, readers));
     });
   });
 }
@@ -49,7 +59,7 @@ function spawnChild(request: SpawnRequest, detached: boolean): ChildProcess {
   });
 }
 
-function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
+function createHandle(child: ChildProcess, detached: boolean, readers: readonly PipeReader[]): ChildHandle {
   const pid = child.pid;
   // The command's ends of its stdout and stderr, read while it runs, to find who still holds them later.
   const outputTargets = new Set(pid === undefined ? [] : descriptorTargets(pid, OUTPUT_FDS));
@@ -63,13 +73,12 @@ function createHandle(child: ChildProcess, detached: boolean): ChildHandle {
       else for (const member of processTree(pid)) sendSignal(member, signal);
     },
     release() {
-      child.stdout?.removeAllListeners("data");
-      child.stderr?.removeAllListeners("data");
+      for (const reader of readers) reader.stopDelivering();
     },
     outputHolders: () => processesHolding(outputTargets),
     unref() {
       child.unref();
-      for (const stream of [child.stdout, child.stderr]) (stream as Socket | null)?.unref();
+      for (const reader of readers) reader.unref();
     },
   };
 }
