@@ -37,6 +37,15 @@ describe("readPipe", () => {
     expect(buffers.size).toBe(1);
   }, 30_000);
 
+  it("lends every pipe the same buffer: a chunk is read and delivered before the next read", async () => {
+    const [one, two] = [spawnShell("seq 1 200000"), spawnShell("seq 200001 400000")];
+    const [first, second] = [collect(one, true), collect(two, true)];
+    await Promise.all([first.reader.closed, second.reader.closed]);
+    const lines = (from: number, to: number): string => Array.from({ length: to - from + 1 }, (_, k) => `${from + k}\n`).join("");
+    expect([first.text(), second.text()]).toEqual([lines(1, 200000), lines(200001, 400000)]);
+    expect(new Set([...first.buffers, ...second.buffers]).size).toBe(1);
+  }, 30_000);
+
   it("leaves the child process able to report its close", async () => {
     const child = spawnShell("echo done");
     const { reader, text } = collect(child, true);

@@ -8,6 +8,11 @@ import type { Readable } from "node:stream";
 /** The size of one read, as libuv's own suggestion for a pipe. */
 const READ_BUFFER_BYTES = 64 * 1024;
 
+// One buffer serves every lent pipe: libuv reads into it and the chunk is delivered before the event loop reads
+// again, and a receiver keeps copies only. Allocated at the first lent read.
+let sharedReadBuffer: Uint8Array | undefined;
+const readBuffer = (): Uint8Array => (sharedReadBuffer ??= Buffer.allocUnsafeSlow(READ_BUFFER_BYTES));
+
 export interface PipeReader {
   /** Called once, after the last chunk, when the pipe is closed. */
   readonly closed: Promise<void>;
@@ -30,8 +35,8 @@ function pipeHandleOf(stream: Readable): PipeHandle | undefined {
 }
 
 /**
- * Delivers what the pipe carries to `onChunk`. With `lend`, a chunk is a view of the reused buffer, valid only
- * during the call (the receiver copies what it keeps); otherwise, or when this Node has no such handle, each chunk is
+ * Delivers what the pipe carries to `onChunk`. With `lend`, a chunk is a view of the read buffer that all lent
+ * pipes share, valid only during the call (the receiver copies what it keeps); otherwise, or when this Node has no such handle, each chunk is
  * a buffer of its own. Call it right after spawn, before the event loop has read anything.
  */
 export function readPipe(stream: Readable, onChunk: (chunk: Uint8Array) => void, lend: boolean): PipeReader {
@@ -58,11 +63,10 @@ export function readPipe(stream: Readable, onChunk: (chunk: Uint8Array) => void,
 function takeOver(stream: Readable, handle: PipeHandle, deliver: (chunk: Uint8Array) => void): Socket {
   (stream as unknown as { _handle: unknown })._handle = null;
   stream.destroy();
-  const buffer = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
   return new Socket({
     handle, readable: true, writable: false,
     onread: {
-      buffer,
+      buffer: readBuffer(),
       callback: (bytes: number, into: Uint8Array) => {
         deliver(into.subarray(0, bytes));
         return true;
