@@ -205,11 +205,11 @@ Feature: Output capture, sanitizing, caps and notes
 
     @doc
     Scenario: a poll returns unread output once
-      When exec runs "echo first-part; sleep 0.6; echo second-part; sleep 30" in the background
-      And 300 ms pass
+      When exec runs "echo first-part; sleep 2; echo second-part; sleep 30" in the background
+      And the session's log shows "first-part"
       And the session is polled
       Then the text contains "first-part"
-      When 600 ms pass
+      When the session's log shows "second-part"
       And the session is polled
       Then the text contains "second-part"
       And the text does not contain "first-part"
@@ -362,8 +362,8 @@ Feature: Output capture, sanitizing, caps and notes
     @upstream
     Scenario: notes across running poll, terminal polls and log
       Given the environment variable "OPENCLAW_BASH_MAX_OUTPUT_CHARS" is "1000"
-      When exec runs "seq 1 2000; sleep 0.6; echo after" in the background
-      And 300 ms pass
+      When exec runs "seq 1 2000; sleep 2; echo after" in the background
+      And the session's log shows "2000"
       And the session is polled
       Then the text is exactly "[earlier output was discarded at the retention cap and cannot be recovered]\n\n[earlier output is omitted from this poll; use action=log with offset and limit to inspect retained output]\n\n" then the lines 1801 to 2000 then "\n\nProcess still running."
       When the session finishes

@@ -6,8 +6,8 @@ Feature: process poll
 
     @POLL-01 @doc
     Scenario: each poll returns the output produced since the previous one, then the exit status
-      When exec runs "echo one; sleep 0.6; echo two" in the background
-      And 300 ms pass
+      When exec runs "echo one; sleep 2; echo two" in the background
+      And the session's log shows "one"
       And the session is polled
       Then the text contains "one"
       And the status is "running"
@@ -135,15 +135,15 @@ Feature: process poll
 
     @POLL-06 @upstream
     Scenario: a poll with new output reports 5000 and the next empty poll continues at 10000
-      When exec runs "echo a; sleep 0.8; echo b; sleep 30" in the background
-      And 300 ms pass
+      When exec runs "echo a; sleep 2; echo b; sleep 30" in the background
+      And the session's log shows "a"
       And the session is polled
       Then the detail "retryInMs" is "5000"
       When the session is polled
       Then the detail "retryInMs" is "10000"
       When the session is polled
       Then the detail "retryInMs" is "30000"
-      When 800 ms pass
+      When the session's log shows "b"
       And the session is polled
       Then the text is "b\n\nProcess still running."
       And the detail "retryInMs" is "5000"
@@ -407,8 +407,8 @@ Feature: process poll
 
     @POLL-13 @doc
     Scenario: the final poll returns the remaining output and the exit status
-      When exec runs "echo one; sleep 0.5; echo two" in the background
-      And 250 ms pass
+      When exec runs "echo one; sleep 2; echo two" in the background
+      And the session's log shows "one"
       And the session is polled
       Then the text contains "one"
       When the session finishes
@@ -437,8 +437,8 @@ Feature: process poll
 
     @POLL-14 @upstream
     Scenario: output drained by a running poll is not repeated by the terminal poll
-      When exec runs "echo one; sleep 0.5; echo two" in the background
-      And 250 ms pass
+      When exec runs "echo one; sleep 2; echo two" in the background
+      And the session's log shows "one"
       And the session is polled
       Then the text is "one\n\nProcess still running."
       When the session finishes
@@ -593,8 +593,8 @@ Feature: process poll
 
     @POLL-18 @upstream
     Scenario: a running poll leaves the notification, the terminal poll removes it
-      When exec runs "echo a; sleep 0.5; echo b" in the background
-      And 250 ms pass
+      When exec runs "echo a; sleep 2; echo b" in the background
+      And the session's log shows "a"
       And the session is polled
       Then the status is "running"
       When an event is queued for scope "main"
