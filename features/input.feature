@@ -135,7 +135,7 @@ Feature: Input actions: write, submit and paste
     Scenario: write to a hidden session fails as not active while its process still runs
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 1", "background": true}
+        {"command": "trap '' TERM; sleep 3", "background": true}
         """
       And 200 ms pass
       And process is called with '{"action": "remove", "sessionId": "<id>"}'

@@ -380,7 +380,7 @@ Feature: process poll
     Scenario: the hidden session is not found, even while its process still runs
       When exec is called with:
         """
-        {"command": "trap '' TERM; echo x; sleep 1", "background": true}
+        {"command": "trap '' TERM; echo x; sleep 3", "background": true}
         """
       And 200 ms pass
       And the session is polled

@@ -360,7 +360,7 @@ Feature: Process actions: common rules, clear and remove
     Scenario: a second remove of a hidden session is not found
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 1", "background": true}
+        {"command": "trap '' TERM; sleep 3", "background": true}
         """
       And 200 ms pass
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
@@ -412,7 +412,7 @@ Feature: Process actions: common rules, clear and remove
     Scenario: a removed session is hidden, live until it exits, never retained and never notified
       When exec is called with:
         """
-        {"command": "trap '' TERM; echo started; sleep 1; echo bye", "background": true}
+        {"command": "trap '' TERM; echo started; sleep 3; echo bye", "background": true}
         """
       And 200 ms pass
       And process is called with '{"action": "remove", "sessionId": "<id>"}'

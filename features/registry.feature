@@ -240,7 +240,7 @@ Feature: The session registry
 
     @doc
     Scenario: a removed session stays live until its process has exited
-      When exec runs "trap '' TERM; sleep 1.5; touch exited.txt" in the background
+      When exec runs "trap '' TERM; sleep 3; touch exited.txt" in the background
       And 300 ms pass
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
       And 300 ms pass

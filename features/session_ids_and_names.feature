@@ -44,7 +44,7 @@ Feature: Session ids and derived session names
 
     @upstream
     Scenario: a poll waiting on a removed session never reports a newer session
-      When exec runs "trap '' TERM; sleep 1" in the background
+      When exec runs "trap '' TERM; sleep 3" in the background
       And the session id is remembered as "H"
       And process is started as "wait" with '{"action": "poll", "sessionId": "<H>", "timeout": 3000}'
       And 200 ms pass
