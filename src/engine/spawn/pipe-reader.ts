@@ -14,7 +14,7 @@ let sharedReadBuffer: Uint8Array | undefined;
 const readBuffer = (): Uint8Array => (sharedReadBuffer ??= Buffer.allocUnsafeSlow(READ_BUFFER_BYTES));
 
 export interface PipeReader {
-  /** Called once, after the last chunk, when the pipe is closed. */
+  /** Resolves after the last chunk, once the pipe is closed. */
   readonly closed: Promise<void>;
   /** Chunks that arrive from now on are dropped. */
   stopDelivering(): void;
@@ -36,8 +36,8 @@ function pipeHandleOf(stream: Readable): PipeHandle | undefined {
 
 /**
  * Delivers what the pipe carries to `onChunk`. With `lend`, a chunk is a view of the read buffer that all lent
- * pipes share, valid only during the call (the receiver copies what it keeps); otherwise, or when this Node has no such handle, each chunk is
- * a buffer of its own. Call it right after spawn, before the event loop has read anything.
+ * pipes share, valid only during the call (the receiver copies what it keeps); otherwise, or when this Node has no
+ * such handle, each chunk is a buffer of its own. Call it right after spawn, before the event loop has read anything.
  */
 export function readPipe(stream: Readable, onChunk: (chunk: Uint8Array) => void, lend: boolean): PipeReader {
   let delivering = true;
