@@ -311,6 +311,11 @@ export class OutputBuffer {
     return total;
   }
 
+  /** Slabs that hold bytes this buffer retains; none once frozen. */
+  get slabsHeld(): number {
+    return this.#slabs.slabCount;
+  }
+
   /** Current aggregate length in UTF-16 code units. */
   get length(): number {
     return this.#pieces.chars;

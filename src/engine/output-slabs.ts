@@ -45,8 +45,8 @@ export class ByteSlabs {
     const slab = this.#slabOf(view);
     slab.holders--;
     if (slab.holders > 0) return;
-    if (slab === this.#current) this.#used = 0;
-    else this.#recycle(slab);
+    if (slab === this.#current) this.#current = undefined;
+    this.#recycle(slab);
   }
 
   /** Slabs this store holds, the one being filled included. */

@@ -342,6 +342,18 @@ describe("OutputBuffer", () => {
       );
     });
 
+    it("holds no slab once frozen, and still returns the retained output", () => {
+      const buffer = new OutputBuffer({ aggregateCap: 4 * OUTPUT_PIECE_CHARS, pendingCap: 2 * OUTPUT_PIECE_CHARS });
+      const text = "0123456789".repeat(OUTPUT_PIECE_CHARS);
+      buffer.append("stdout", latin1(text));
+      buffer.append("stderr", latin1("e".repeat(OUTPUT_PIECE_CHARS)));
+      expect(buffer.slabsHeld).toBeGreaterThan(0);
+      buffer.freeze();
+      expect(buffer.slabsHeld).toBe(0);
+      expect(buffer.aggregate).toBe((text + "e".repeat(OUTPUT_PIECE_CHARS)).slice(-4 * OUTPUT_PIECE_CHARS));
+      expect(buffer.drainPending()).toBe(text.slice(-2 * OUTPUT_PIECE_CHARS) + "e".repeat(OUTPUT_PIECE_CHARS));
+    });
+
     it("splits a large ASCII chunk into pieces and keeps its last cap characters", () => {
       const text = "0123456789".repeat(2 * OUTPUT_PIECE_CHARS);
       const buffer = new OutputBuffer({ aggregateCap: 3 * OUTPUT_PIECE_CHARS + 5, pendingCap: 7 });

@@ -39,7 +39,7 @@ describe("ByteSlabs", () => {
     expect(slabs.slabCount).toBe(2);
   });
 
-  it("writes from the start of the slab being filled again once nothing in it is held", () => {
+  it("reuses an emptied slab, from its start, for the next bytes", () => {
     const slabs = new ByteSlabs();
     const first = slabs.store(bytes("first"));
     slabs.release(first);

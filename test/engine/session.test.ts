@@ -89,6 +89,21 @@ describe("output from the backend", () => {
     expect(session.output.drainPending()).toBe("ared\n");
   });
 
+  it("copies what it keeps of a byte chunk, so a backend may lend it views of a reused read buffer", () => {
+    const { session } = sessionWith();
+    expect(session.sink.copiesOutput).toBe(true);
+    const readBuffer = new Uint8Array(4096);
+    for (const [text, stream] of [["x".repeat(3000), "stdout"], ["caf\xc3\xa9\n", "stderr"], ["y".repeat(2000), "stdout"]] as const) {
+      const chunk = readBuffer.subarray(0, text.length);
+      chunk.set(Buffer.from(text, "latin1"));
+      session.sink.onOutput(stream, chunk);
+      readBuffer.fill(0x7a); // the next read lands in the same buffer
+    }
+    const expected = `${"x".repeat(3000)}café\n${"y".repeat(2000)}`;
+    expect(session.output.aggregate).toBe(expected);
+    expect(session.output.drainPending()).toBe(expected);
+  });
+
   it("moves lastOutputAt and calls output listeners until they unsubscribe (EXEC-39)", () => {
     const { session } = sessionWith();
     const calls: string[] = [];
