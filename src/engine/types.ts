@@ -76,8 +76,14 @@ export interface HostExecutor {
 }
 export interface ExecutorSpawnRequest {
   command: string;
+  /** The resolved working directory: the call's `workdir` against `defaultCwd`, unchecked (EXEC-09). */
   cwd: string;
+  /** The engine's working directory: the default `workdir`, and the default allowed root of a sandbox. */
+  defaultCwd: string;
+  /** The prepared environment: the engine's inherited environment with the call's `env` applied. */
   env: Record<string, string>;
+  /** Only the call's `env` overrides (already checked): what a remote executor sends instead of the whole `env`. */
+  envOverrides: Record<string, string>;
   pty: boolean;
   node?: string;
   elevated: boolean;

@@ -5,7 +5,7 @@ import type { ChildSink } from "../../src/engine/spawn/child-handle.js";
 import { spawnWithExecutor } from "../../src/engine/spawn/executor-backend.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../src/engine/types.js";
 
-const request: ExecutorSpawnRequest = { command: "uname", cwd: "/srv", env: {}, pty: true, elevated: false, scopeKey: "s" };
+const request: ExecutorSpawnRequest = { command: "uname", cwd: "/srv", defaultCwd: "/srv", env: {}, envOverrides: {}, pty: true, elevated: false, scopeKey: "s" };
 
 /** A fake executor process driven by the test, and a sink that records in order. */
 function setup(extra: Partial<ExecutorProcess> = {}) {

@@ -11,7 +11,7 @@ it("fails with `npm i ssh2` when the ssh2 package is not installed", async () =>
   const executor = createSshExecutor({
     nodes: { build: { host: "127.0.0.1", port: 1, username: "nobody", password: "x", acceptAnyHostKey: true } },
   });
-  const request = { command: "true", cwd: "/", env: {}, pty: false, elevated: false, scopeKey: "s" };
+  const request = { command: "true", cwd: "/", defaultCwd: "/", env: {}, envOverrides: {}, pty: false, elevated: false, scopeKey: "s" };
   await expect(executor.spawn(request)).rejects.toThrow(messages.SSH_MODULE_MISSING);
   await executor.dispose();
 });

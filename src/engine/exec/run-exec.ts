@@ -57,7 +57,7 @@ async function spawnCommand(
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
   const { sink } = session;
   if (call.executor) {
-    const request = { command: call.command, cwd, env, pty: call.pty, elevated: call.elevated, scopeKey,
+    const request = { command: call.command, cwd, defaultCwd: engine.cwd, env, envOverrides, pty: call.pty, elevated: call.elevated, scopeKey,
       ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}) };
     return spawnWithExecutor(call.executor.instance, request, sink);
   }
