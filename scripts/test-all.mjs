@@ -88,6 +88,9 @@ const vitestJson = join(reports, "vitest.json");
 const unitRun = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 const typed = await run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
 count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
+// Issue 24: type-aware lint (eslint.config.mjs); one check, failed by any finding.
+const linted = await run("lint", "npx", ["eslint", "--max-warnings", "0", "."]);
+count("lint", linted ? 1 : 0, linted ? 0 : 1);
 count("build", built ? 1 : 0, built ? 0 : 1);
 async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]) {
   const dir = join(reports, label.replace(/\W+/g, "-"));

@@ -2,7 +2,6 @@
 import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import { Session } from "../session.js";
-import { createSessionId } from "../session-id.js";
 import type { ChildHandle, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { execLimitError } from "../spawn/exec-limits.js";
