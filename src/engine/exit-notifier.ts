@@ -1,6 +1,6 @@
 // Exit notifications (§10): per-scope FIFO queues of system events plus the embedder's callbacks.
 import { exitEvent, exitLabel } from "./messages.js";
-import type { Session } from "./session.js";
+import type { SessionView } from "./session.js";
 import { ID8_CHARS, SNIPPET_MAX_CHARS, SNIPPET_SOURCE_CHARS } from "./settings.js";
 import type { SystemEvent, WakeListener, WakeRequest } from "./types.js";
 
@@ -12,7 +12,7 @@ export interface ExitNotifierOptions {
 }
 
 /** NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. */
-export function exitSnippet(session: Session): string {
+export function exitSnippet(session: SessionView): string {
   const source = session.output.tail || session.output.aggregate;
   const folded = source.slice(-SNIPPET_SOURCE_CHARS).replace(/\s+/g, " ").trim();
   return folded.length > SNIPPET_MAX_CHARS ? `${folded.slice(0, SNIPPET_MAX_CHARS - 1)}…` : folded;
@@ -28,7 +28,7 @@ export class ExitNotifier {
   }
 
   /** Called when a session completes; queues its event unless a rule suppresses it (NOTIFY-01 … NOTIFY-06). */
-  sessionCompleted(session: Session): void {
+  sessionCompleted(session: SessionView): void {
     if (!this.#shouldNotify(session)) return;
     const text = exitEvent(session.outcomeStatus, session.id.slice(0, ID8_CHARS),
       exitLabel(session.exitCode, session.exitSignal), exitSnippet(session), session.timedOut);
@@ -50,7 +50,7 @@ export class ExitNotifier {
     return () => void this.#wakeListeners.delete(listener);
   }
 
-  #shouldNotify(session: Session): boolean {
+  #shouldNotify(session: SessionView): boolean {
     if (!this.#options.notifyOnExit) return false; // NOTIFY-04
     if (!session.announcesExit) return false; // NOTIFY-05, NOTIFY-06
     const silentSuccess = session.exitCode === 0 && session.exitReason === "exit" && session.output.aggregate.trim() === "";
@@ -68,12 +68,12 @@ export class ExitNotifier {
   }
 
   /** NOTIFY-13: a terminal poll removes the session's still-queued event. */
-  acknowledge(session: Session): void {
+  acknowledge(session: SessionView): void {
     this.dropEventOf(session);
   }
 
   /** Removes the session's still-queued event, if any. */
-  dropEventOf(session: Session): void {
+  dropEventOf(session: SessionView): void {
     const queue = this.#queues.get(session.scopeKey);
     if (!queue) return;
     const kept = queue.filter((event) => event.sessionId !== session.id);

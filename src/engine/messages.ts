@@ -35,7 +35,6 @@ export const commandExitedWithCode = (code: number): string => `(Command exited 
 export const COMMAND_NOT_FOUND = "Command not found";
 export const COMMAND_NOT_EXECUTABLE = "Command not executable (permission denied)";
 export const commandTimedOut = (seconds: number): string => `Command timed out after ${String(seconds)} seconds.`;
-export const NO_OUTPUT_TIMED_OUT = "Command timed out waiting for output.";
 export const TIMEOUT_GUIDANCE =
   "The command was terminated, but external side effects may already have completed. Verify the resulting state before retrying. Do not automatically rerun non-idempotent commands. Use a higher timeout only when the command is known to be safe to retry.";
 export const BACKGROUND_HINT =

@@ -45,7 +45,6 @@ describe("result texts", () => {
     ["RES-16", messages.BACKGROUND_HINT, H],
     ["RES-17", messages.abortedBySignal("SIGKILL"), "Command aborted by signal SIGKILL"],
     ["RES-18", messages.ABORTED_BEFORE_EXIT, "Command aborted before exit code was captured"],
-    ["RES-19", messages.NO_OUTPUT_TIMED_OUT, "Command timed out waiting for output."],
     ["RES-22", messages.stillRunning("calm-brook", 42),
       "Command still running (session calm-brook, pid 42). Use process (list/poll/log/write/send-keys/submit/paste/kill/clear/remove) for follow-up."],
     ["RES-22 no pid", messages.stillRunning("calm-brook", undefined),
