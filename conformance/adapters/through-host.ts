@@ -3,7 +3,7 @@
 // username, privateKey, hostKey; scripts/sshd-fixture.mjs provides one). A call that names its own host keeps it.
 // Rules that cannot hold through an executor are listed, with reasons, in through-host-exclusions.json.
 import type { AdapterInstance, ConformanceAdapter, StartOptions } from "../adapter.js";
-import { createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/engine/index.js";
+import { createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/index.js";
 import { startReference, type ReferenceInstance } from "./reference.js";
 
 type Host = "sandbox" | "node";

@@ -18,4 +18,3 @@ export type {
 } from "./result-details.js";
 export type { ExitReason, OutcomeStatus } from "./session.js";
 export type { SpawnFaults } from "./spawn/faults.js";
-export * from "../executors/index.js";
