@@ -40,6 +40,14 @@ export type ErrorData =
   | { code: "sandbox-unavailable"; bwrapPath: string; reason: string }
   /** host "sandbox": the working directory does not exist. */
   | { code: "sandbox-workdir-missing"; param: "workdir"; cwd: string }
+  /** host "sandbox": the working directory's real path lies outside every allowed root (as configured). */
+  | { code: "sandbox-workdir-outside"; param: "workdir"; cwd: string; roots: string[] }
+  /** host "sandbox": a mount cannot be made safely; `option` names it (`binds[0].source`, `writable[1]`, `workdir`). */
+  | { code: "sandbox-mount-refused"; param?: "workdir"; option: string; path: string; problem: SandboxMountProblem }
+  /** createSandboxExecutor: an option has a value it cannot use. */
+  | { code: "sandbox-option-invalid"; option: "tmpSizeBytes"; value: string; minimum: number }
+  /** host "sandbox": bubblewrap stopped before the command started; `reason` is its own account, one line. */
+  | { code: "sandbox-setup-failed"; reason: string }
   /** host "node": the optional package ssh2 is not installed. */
   | { code: "ssh-module-missing" }
   /** EXEC-10: `node` names no configured node (undefined: omitted while several are configured). */
@@ -50,6 +58,10 @@ export type ErrorData =
   | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" };
 
 export type ErrorCode = ErrorData["code"];
+
+/** Why a sandbox mount was refused (messages.sandboxMountRefused). */
+export type SandboxMountProblem =
+  | "missing" | "symlink" | "relative-target" | "target-unavailable" | "covers-control-dir" | "changed";
 
 const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
 
@@ -99,6 +111,10 @@ export function describeError(data: ErrorData): string {
     case "stdin-write-failed": return data.reason;
     case "sandbox-unavailable": return messages.sandboxUnavailable(data.bwrapPath, data.reason);
     case "sandbox-workdir-missing": return messages.sandboxWorkdirMissing(data.cwd);
+    case "sandbox-workdir-outside": return messages.sandboxWorkdirOutside(data.cwd, data.roots);
+    case "sandbox-mount-refused": return messages.sandboxMountRefused(data.option, data.path, data.problem);
+    case "sandbox-option-invalid": return messages.sandboxOptionInvalid(data.option, data.value, data.minimum);
+    case "sandbox-setup-failed": return messages.sandboxSetupFailed(data.reason);
     case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);

@@ -1,5 +1,6 @@
 // Every text that SPEC.md pins lives here, as a constant or a function of its data.
 // Other modules import these; no pinned wording is written anywhere else.
+import type { SandboxMountProblem } from "./errors.js";
 
 // ---- exec validation (EXEC-02, EXEC-07, EXEC-08, EXEC-12, EXEC-17, EXEC-23) ----
 export const MISSING_COMMAND = "Provide a command to start.";
@@ -124,13 +125,49 @@ export const argumentsTooLarge = (bytes: number, limit: number): string =>
   "process (ARG_MAX, E2BIG): command was not executed. Shorten the command or the env values, or write long content to a file and pass its path instead.";
 
 // ---- host executors: bubblewrap sandbox and SSH nodes (issue 13) ----
+/** At most this many characters of an input are quoted in a sandbox text. */
+const QUOTED_INPUT_MAX_CHARS = 100;
+const quoted = (value: string): string =>
+  `"${value.length > QUOTED_INPUT_MAX_CHARS ? `${value.slice(0, QUOTED_INPUT_MAX_CHARS)}…` : value}"`;
 export const sandboxUnavailable = (bwrapPath: string, reason: string): string =>
   `The sandbox cannot start: bubblewrap ("${bwrapPath}") ${reason}. Install it (Debian/Ubuntu: apt-get install bubblewrap) ` +
   "or pass bwrapPath; the kernel or container must allow unprivileged user namespaces " +
   "(sysctl kernel.unprivileged_userns_clone=1; for Docker, a seccomp profile that permits clone with CLONE_NEWUSER). " +
   "The command was not run: the sandbox never falls back to running unsandboxed.";
 export const sandboxWorkdirMissing = (cwd: string): string =>
-  `sandbox workdir "${cwd}" does not exist or is not a directory: command was not executed.`;
+  `sandbox workdir ${quoted(cwd)} does not exist or is not a directory: command was not executed.`;
+export const sandboxWorkdirOutside = (cwd: string, roots: readonly string[]): string =>
+  `sandbox workdir ${quoted(cwd)} is outside the sandbox's allowed roots (${roots.length > 0 ? roots.map(quoted).join(", ") : "none"}): ` +
+  "command was not executed. Use a workdir inside one of them, or omit workdir to use the default cwd; " +
+  "to allow another directory, add it to the sandbox executor's allowedRoots.";
+const MOUNT_PROBLEMS: Record<SandboxMountProblem, string> = {
+  "missing": "does not exist on the host: command was not executed. Create it, or correct or remove it in the sandbox executor's options.",
+  "symlink":
+    "goes through a symbolic link: command was not executed. Sandbox mounts are resolved at every command and must be " +
+    "real paths, so that no command can redirect one by replacing it with a link; give the real path. If you did not " +
+    "create the link, a command replaced the directory: check it before mounting it again.",
+  "relative-target": "is not an absolute path: command was not executed. Give the path inside the sandbox as an absolute path.",
+  "target-unavailable":
+    "cannot be a mount point: it does not exist in the sandbox's read-only view of the host, or is not of the same kind " +
+    "(directory or file) as its source, and it cannot be created there: command was not executed. Use an existing path " +
+    "of the same kind, or one under /tmp.",
+  "covers-control-dir":
+    "contains the host's temporary directory, where the sandbox keeps its private control files, so it cannot be " +
+    "writable inside: command was not executed. Use a narrower directory, or set TMPDIR of the engine's process to a " +
+    "directory outside it.",
+  "changed":
+    "changed while the sandbox was starting (it was replaced, for example by a symbolic link): command was not " +
+    "executed. Run it again; if this repeats, a process is swapping that path.",
+};
+/** `option` is `workdir` or a path into the executor's options such as `binds[0].source`. */
+export const sandboxMountRefused = (option: string, path: string, problem: SandboxMountProblem): string =>
+  `sandbox ${option === "workdir" ? "workdir" : `option ${option}`} ${quoted(path)} ${MOUNT_PROBLEMS[problem]}`;
+export const sandboxOptionInvalid = (option: string, value: string, minimum: number): string =>
+  `sandbox option ${option} must be a whole number of bytes, at least ${minimum} (got ${quoted(value)}).`;
+/** `reason`: bubblewrap's own one-line account, or how it ended. */
+export const sandboxSetupFailed = (reason: string): string =>
+  `The sandbox could not be set up: ${reason}. The command was not executed. ` +
+  "Check the sandbox executor's binds and writable options.";
 export const SSH_MODULE_MISSING =
   "SSH nodes need the optional package ssh2: install it with `npm i ssh2` next to langchain-exec-process.";
 export const unknownNode = (node: string | undefined, known: string[]): string =>

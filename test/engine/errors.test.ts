@@ -98,6 +98,20 @@ describe("describeError", () => {
     [{ code: "sandbox-unavailable", bwrapPath: "/usr/bin/bwrap", reason: "is not installed or not on PATH" },
       messages.sandboxUnavailable("/usr/bin/bwrap", "is not installed or not on PATH")],
     [{ code: "sandbox-workdir-missing", param: "workdir", cwd: "/gone" }, messages.sandboxWorkdirMissing("/gone")],
+    [{ code: "sandbox-workdir-outside", param: "workdir", cwd: "/", roots: ["/srv/app"] },
+      'sandbox workdir "/" is outside the sandbox\'s allowed roots ("/srv/app"): command was not executed. Use a workdir ' +
+      "inside one of them, or omit workdir to use the default cwd; to allow another directory, add it to the sandbox " +
+      "executor's allowedRoots."],
+    [{ code: "sandbox-mount-refused", option: "binds[0].source", path: "/srv/cache", problem: "missing" },
+      'sandbox option binds[0].source "/srv/cache" does not exist on the host: command was not executed. Create it, ' +
+      "or correct or remove it in the sandbox executor's options."],
+    [{ code: "sandbox-mount-refused", param: "workdir", option: "workdir", path: "/srv/app", problem: "changed" },
+      messages.sandboxMountRefused("workdir", "/srv/app", "changed")],
+    [{ code: "sandbox-option-invalid", option: "tmpSizeBytes", value: "-1", minimum: 4096 },
+      'sandbox option tmpSizeBytes must be a whole number of bytes, at least 4096 (got "-1").'],
+    [{ code: "sandbox-setup-failed", reason: 'bubblewrap said "Can\'t mount proc on /newroot/proc"' },
+      'The sandbox could not be set up: bubblewrap said "Can\'t mount proc on /newroot/proc". The command was not ' +
+      "executed. Check the sandbox executor's binds and writable options."],
     [{ code: "ssh-module-missing" }, messages.SSH_MODULE_MISSING],
     [{ code: "unknown-node", param: "node", node: "prod", knownNodes: ["build", "test"] },
       'Unknown node "prod": known nodes are "build", "test".'],

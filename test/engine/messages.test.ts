@@ -123,11 +123,22 @@ describe("texts of our own", () => {
     messages.nulByteIn("command", 3), messages.argumentTooLarge("command", 200_000, 131_072),
     messages.argumentsTooLarge(7_000_000, 6_291_456), messages.ptyInputQueueFull(1024), messages.cursorModeUnknown("x"),
     messages.sandboxWorkdirMissing("/srv"), messages.SSH_MODULE_MISSING, messages.unknownNode("db", ["build"]),
+    messages.sandboxWorkdirOutside("/", ["/srv/app"]), messages.sandboxOptionInvalid("tmpSizeBytes", "0", 4096),
+    messages.sandboxSetupFailed("bubblewrap ended (exit code 1) before the command started"),
+    ...(["missing", "symlink", "relative-target", "target-unavailable", "covers-control-dir", "changed"] as const)
+      .map((problem) => messages.sandboxMountRefused("binds[0].source", "/srv/cache", problem)),
   ];
 
   it.each(ours)("names the problem and the fix without Node internals, paths of ours or stack traces: %s", (text) => {
     expect(text).not.toMatch(/ERR_[A-Z_]+|node:|\.[cm]?js\b|\n\s+at /);
     expect(text.endsWith(".")).toBe(true);
+  });
+
+  it("quotes at most 100 characters of a path in a sandbox text", () => {
+    const long = `/srv/${"x".repeat(300)}`;
+    expect(messages.sandboxWorkdirOutside(long, [long])).toContain(`"${long.slice(0, 100)}…"`);
+    expect(messages.sandboxMountRefused("writable[0]", long, "symlink")).toContain(`"${long.slice(0, 100)}…" goes through`);
+    expect(messages.sandboxWorkdirMissing(long)).not.toContain(long);
   });
 
   it("lists the known nodes, or says there are none, when a node is unknown", () => {
