@@ -1,6 +1,6 @@
 // Checks once per bwrap path that bubblewrap runs and can create its namespaces, so a failure is reported clearly.
 import { spawn } from "node:child_process";
-import { ExecProcessError } from "../../engine/errors.js";
+import { ExecProcessError } from "../../engine/index.js";
 
 const PROBE_TIMEOUT_MS = 10_000;
 const probes = new Map<string, Promise<void>>();

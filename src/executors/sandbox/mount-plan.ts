@@ -5,7 +5,7 @@
 // closes the gap between this check and bubblewrap's mount (supervisor.ts).
 import { stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { ExecProcessError, type SandboxMountProblem } from "../../engine/errors.js";
+import { ExecProcessError, type SandboxMountProblem } from "../../engine/index.js";
 import { inspectHostPath, isWithin, type HostPath } from "./host-path.js";
 import type { MountCheck } from "./supervisor.js";
 

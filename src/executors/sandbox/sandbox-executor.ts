@@ -3,19 +3,16 @@ import { accessSync, constants } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { ExecProcessError } from "../../engine/errors.js";
-import type { ChildHandle, ChildSink, SpawnRequest } from "../../engine/spawn/child-handle.js";
-import { execLimitError } from "../../engine/spawn/exec-limits.js";
-import { spawnWithPipes } from "../../engine/spawn/pipe-backend.js";
-import { spawnWithPty } from "../../engine/spawn/pty-backend.js";
-import { selectShell, shellArgs } from "../../engine/spawn/shell.js";
-import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
+import {
+  checkExecLimits, ExecProcessError, localShell, spawnLocal, type ExecutorProcess, type ExecutorSpawnRequest,
+  type HostExecutor, type LocalProcess, type LocalProcessSink, type LocalSpawnRequest,
+} from "../../engine/index.js";
 import { createQueuedProcess } from "../executor-process.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { ensureBwrapUsable } from "./bwrap-probe.js";
 import { openControlChannel, type ChannelOutcome, type ControlChannel } from "./control-channel.js";
 import { planMounts, type MountPlan, type SandboxBind } from "./mount-plan.js";
-import { attachKill, endLeftovers } from "./sandbox-kill.js";
+import { endLeftovers, sandboxProcess } from "./sandbox-kill.js";
 import { seccompProgram, seccompSupported } from "./seccomp-filter.js";
 import { socketFolders } from "./socket-folders.js";
 import { createStartGate } from "./start-gate.js";
@@ -71,10 +68,10 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
         cwd: request.cwd, allowedRoots: allowedRoots ?? [request.defaultCwd], writable, binds, hidden, controlBase,
       });
       const channel = await openControlChannel(controlBase, network ? undefined : unixSocketFilter());
-      let spawnRequest: SpawnRequest;
+      let spawnRequest: LocalSpawnRequest;
       try {
         spawnRequest = launchRequest(request, plan, channel, { bwrapPath, network, tmpSizeBytes });
-        const tooLarge = execLimitError(spawnRequest); // the whole launch line, as the kernel will see it
+        const tooLarge = checkExecLimits(spawnRequest); // the whole launch line, as the kernel will see it
         if (tooLarge !== undefined) throw tooLarge;
       } catch (error) {
         await channel.close();
@@ -88,20 +85,20 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
 function launchRequest(
   request: ExecutorSpawnRequest, plan: MountPlan, channel: ControlChannel,
   settings: { bwrapPath: string; network: boolean; tmpSizeBytes: number },
-): SpawnRequest {
-  const shell = selectShell(request.env);
+): LocalSpawnRequest {
+  const { shell, args: shellArgs } = localShell(request.env);
   const { NODE_OPTIONS: nodeOptions, ...env } = request.env;
   const sandbox = bwrapArgs({
     cwd: plan.cwd, steps: plan.steps, network: settings.network, tmpSizeBytes: settings.tmpSizeBytes,
     seccomp: channel.seccompPath !== undefined,
   });
-  const bwrapCommand = [settings.bwrapPath, ...sandbox, ...supervisorArgs(plan.checks, nodeOptions), shell, ...shellArgs(shell)];
+  const bwrapCommand = [settings.bwrapPath, ...sandbox, ...supervisorArgs(plan.checks, nodeOptions), shell, ...shellArgs];
   // The launch wrapper runs on the host before bubblewrap: in "/", so no path of the command's is its cwd.
   return { shell: LAUNCH_SHELL, args: launchArgs(channel.fifoPath, channel.seccompPath, bwrapCommand), command: request.command, cwd: "/", env };
 }
 
 /** Starts the sandbox; resolves once the shell runs, rejects with a setup error when it never did. */
-async function start(pty: boolean, spawnRequest: SpawnRequest, plan: MountPlan, channel: ControlChannel): Promise<ExecutorProcess> {
+async function start(pty: boolean, spawnRequest: LocalSpawnRequest, plan: MountPlan, channel: ControlChannel): Promise<ExecutorProcess> {
   const { process, events } = createQueuedProcess();
   const startDeadline = Date.now() + START_REPORT_WAIT_MS;
   const startGate = createStartGate(() => channel.started() || Date.now() >= startDeadline);
@@ -110,7 +107,7 @@ async function start(pty: boolean, spawnRequest: SpawnRequest, plan: MountPlan, 
   let exited = false;
   let resolveCompleted: (outcome: ChannelOutcome & { code: number | null; signal: string | null }) => void = () => {};
   const completed = new Promise<Parameters<typeof resolveCompleted>[0]>((resolve) => (resolveCompleted = resolve));
-  const sink: ChildSink = {
+  const sink: LocalProcessSink = {
     onOutput: (stream, chunk) => {
       if (!channel.started() && setupOutput.length < SETUP_OUTPUT_MAX_CHARS) {
         setupOutput += (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).slice(0, SETUP_OUTPUT_MAX_CHARS);
@@ -131,9 +128,9 @@ async function start(pty: boolean, spawnRequest: SpawnRequest, plan: MountPlan, 
       });
     },
   };
-  let child: ChildHandle;
+  let child: LocalProcess;
   try {
-    child = pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
+    child = await spawnLocal(spawnRequest, sink, { pty });
   } catch (error) {
     startGate.close();
     await channel.close();
@@ -148,7 +145,7 @@ async function start(pty: boolean, spawnRequest: SpawnRequest, plan: MountPlan, 
     if (!outcome.started) throw setupError(outcome, plan, setupOutput);
   }
   if (channel.started()) void channel.removeDirectory();
-  return attachKill(process, child, startGate);
+  return sandboxProcess(process, child, startGate);
 }
 
 /** Why the shell never ran: a mount that changed under bubblewrap, a shell that cannot start, or bwrap's own error. */

@@ -1,29 +1,37 @@
 // How a sandboxed command is signalled: graceful signals to the processes inside, SIGKILL to bubblewrap's group.
-import type { ChildHandle } from "../../engine/spawn/child-handle.js";
-import { processGroupMembers, sendSignal, sessionMembers } from "../../engine/spawn/process-tree.js";
-import type { ExecutorProcess } from "../../engine/types.js";
+import {
+  processGroupMembers, sessionMembers, signalProcess, type ExecutorProcess, type LocalProcess,
+} from "../../engine/index.js";
 import type { StartGate } from "./start-gate.js";
 
 /**
- * SIGTERM goes to the processes inside the sandbox only: bwrap would die of it at once and take the command down
+ * The sandboxed command as the engine sees it: the queued events, bwrap's pid, the terminal's input and mode, and
+ * kill. SIGTERM goes to the processes inside the sandbox only: bwrap would die of it at once and take the command down
  * without its grace period (KILL-08). It waits for the supervisor to run the shell (the start gate), so a kill
  * right after the start reaches the command too. SIGKILL goes at once to bwrap's whole group or terminal session;
  * `--die-with-parent` and the pid namespace end whatever escaped it once bwrap is gone.
  */
-export function attachKill(process: ExecutorProcess, child: ChildHandle, startGate: StartGate): ExecutorProcess {
+export function sandboxProcess(
+  events: Pick<ExecutorProcess, "onOutput" | "onExit">, child: LocalProcess, startGate: StartGate,
+): ExecutorProcess {
   const bwrapPid = child.pid;
-  if (bwrapPid !== undefined) process.pid = bwrapPid;
-  if (child.stdin) process.stdin = child.stdin;
   const signal = child.signal;
-  if (signal && bwrapPid !== undefined) {
-    process.kill = (name) => {
-      if (name === "SIGKILL") return signal(name);
-      startGate.run(() => {
-        for (const pid of processesInside(bwrapPid)) sendSignal(pid, name);
-      });
-    };
-  }
-  // No reply: the sandbox's own terminal answers cursor-position requests (spawnWithPty, INPUT-16).
+  const kill = signal && bwrapPid !== undefined ? (name: "SIGTERM" | "SIGKILL"): void => {
+    if (name === "SIGKILL") return signal(name);
+    startGate.run(() => {
+      for (const pid of processesInside(bwrapPid)) signalProcess(pid, name);
+    });
+  } : undefined;
+  const process: ExecutorProcess = {
+    onOutput: events.onOutput,
+    onExit: events.onExit,
+    ...(bwrapPid !== undefined ? { pid: bwrapPid } : {}),
+    ...(child.stdin ? { stdin: child.stdin } : {}),
+    ...(kill ? { kill } : {}),
+  };
+  // The sandbox's own local terminal answers cursor-position requests and tracks the cursor-key mode (spawnLocal,
+  // INPUT-16, KEYS-12): nothing to reply, and nothing for the engine to inspect again. A live getter, not a copy.
+  if (child.pty) Object.defineProperty(process, "cursorKeyMode", { get: () => child.cursorKeyMode, enumerable: true });
   return process;
 }
 
@@ -33,7 +41,7 @@ export function attachKill(process: ExecutorProcess, child: ChildHandle, startGa
  * on. Once bwrap has exited, SIGKILL whatever is left in its process group: killing that init ends the namespace.
  */
 export function endLeftovers(bwrapPid: number): void {
-  for (const pid of processGroupMembers(bwrapPid)) sendSignal(pid, "SIGKILL");
+  for (const pid of processGroupMembers(bwrapPid)) signalProcess(pid, "SIGKILL");
 }
 
 /**
