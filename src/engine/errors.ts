@@ -83,13 +83,13 @@ Object.defineProperty(ExecProcessError.prototype, BRAND, { value: true });
 export function describeError(data: ErrorData): string {
   switch (data.code) {
     case "missing-command": return messages.MISSING_COMMAND;
-    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${data.key}"`, data.index);
+    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${messages.quoteInput(data.key)}"`, data.index);
     case "invalid-host": return messages.invalidHost(data.value);
     case "host-unavailable": return messages.hostUnavailable(data.host);
     case "elevation-unavailable": return messages.ELEVATION_UNAVAILABLE;
     case "env-blocked": return messages.envOverridesRejected(data.blockedKeys, data.invalidKeys);
     case "argument-too-large":
-      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${data.key}"`, data.bytes, data.limitBytes);
+      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${messages.quoteInput(data.key)}"`, data.bytes, data.limitBytes);
     case "arguments-too-large": return messages.argumentsTooLarge(data.bytes, data.limitBytes);
     case "aborted": return data.beforeStart ? messages.ABORTED_BEFORE_START : messages.ABORTED;
     case "engine-disposed": return messages.ENGINE_DISPOSED;

@@ -1,0 +1,102 @@
+// The LOW findings of the security review of build e3f6737 (issue 20), each as the attack it describes: an error text
+// that echoed a huge input, an exit snippet that forged an event, a list label that forged a row, a debounce that
+// overflowed Node's timer, and the stdio server's quadratic line buffer and its silently dropped last line.
+import { ToolInputParsingException } from "@langchain/core/tools";
+import { afterEach, describe, expect, it } from "vitest";
+import { ExecToolkit, createSessionEngine } from "../../src/index.js";
+import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
+
+afterEach(disposeEngines);
+
+const MB = 1_048_576;
+
+describe("1. texts quote at most about 100 characters of an input", () => {
+  const hugeId = "a".repeat(MB);
+  const quotedId = `${"a".repeat(80)}… (${MB} chars)`;
+
+  it.each([
+    ["poll", { action: "poll", timeout: 0 }, `No session found for ${quotedId}`],
+    ["log", { action: "log" }, `No session found for ${quotedId}`],
+    ["write", { action: "write", data: "y\n" }, `No active session found for ${quotedId}`],
+    ["send-keys", { action: "send-keys", keys: ["Enter"] }, `No active session found for ${quotedId}`],
+    ["submit", { action: "submit" }, `No active session found for ${quotedId}`],
+    ["paste", { action: "paste", text: "x" }, `No active session found for ${quotedId}`],
+    ["kill", { action: "kill" }, `No active session found for ${quotedId}`],
+    ["clear", { action: "clear" }, `No finished session found for ${quotedId}`],
+    ["remove", { action: "remove" }, `No session found for ${quotedId}`],
+  ])("%s of a 1 MB sessionId names it by its first 80 characters and its length", async (_action, args, text) => {
+    const result = await newEngine().process({ ...args, sessionId: hugeId }, ctx);
+    expect(textOf(result)).toBe(text);
+    expect(result.details).toMatchObject({ status: "failed", error: text });
+  });
+
+  it("keeps the pinned text of a 100-character sessionId byte-identical", async () => {
+    const id = "b".repeat(100);
+    expect(textOf(await newEngine().process({ action: "poll", sessionId: id }, ctx))).toBe(`No session found for ${id}`);
+  });
+
+  it("quotes a 64 KB workdir in its failed result and keeps the whole path in details.cwd", async () => {
+    const workdir = `/${"d".repeat(65_535)}`;
+    const result = await newEngine().exec({ command: "true", workdir }, ctx);
+    expect(textOf(result).startsWith(`workdir "/${"d".repeat(79)}… (65536 chars)" is unavailable or not a directory: command was not executed.`)).toBe(true);
+    expect(textOf(result).length).toBeLessThan(400);
+    expect(result.details).toMatchObject({ status: "failed", cwd: workdir });
+  });
+
+  it("quotes a 100 KB host in the thrown error and keeps it whole in the error's data", async () => {
+    const host = "h".repeat(100_000);
+    const error = await newEngine().exec({ command: "true", host }, ctx).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "invalid-host", data: { value: host } });
+    expect((error as Error).message).toBe(`Invalid exec host "${"h".repeat(80)}… (100000 chars)". Allowed values: auto, sandbox, gateway, node.`);
+  });
+
+  it("quotes a 1 MB env key and lists at most 10 of 10000 refused keys", async () => {
+    const engine = newEngine();
+    const oneKey = await engine.exec({ command: "true", env: { [`LD_${"K".repeat(MB)}`]: "x" } }, ctx).catch((e: unknown) => e);
+    expect((oneKey as Error).message).toBe(`Security Violation: Environment variable 'LD_${"K".repeat(77)}… (${MB + 3} chars)' is forbidden during host execution.`);
+    const env = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`${String(index).padStart(5, "0")} bad`, "x"]));
+    const many = await engine.exec({ command: "true", env }, ctx).catch((e: unknown) => e);
+    const listed = Array.from({ length: 10 }, (_, index) => `${String(index).padStart(5, "0")} bad`).join(", ");
+    expect((many as Error).message).toBe(`Security Violation: invalid non-portable override keys: ${listed}, … (9990 more).`);
+  });
+
+  it("quotes a 1 MB env key in a NUL-byte refusal", async () => {
+    const key = `K${"k".repeat(MB)}`;
+    const error = await newEngine().exec({ command: "true", env: { [key]: "a\0b" } }, ctx).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "unsafe-string", data: { key } });
+    expect((error as Error).message.startsWith(`env "K${"k".repeat(79)}… (${MB + 1} chars)" contains a NUL byte`)).toBe(true);
+  });
+
+  it("quotes a 1 MB env key in the schema error of the exec tool", async () => {
+    const engine = createSessionEngine({ cwd: process.cwd(), env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } });
+    try {
+      const toolkit = new ExecToolkit({ engine });
+      const key = "E".repeat(MB);
+      const error = await toolkit.exec.invoke({ type: "tool_call", id: "c1", name: "exec", args: { command: "true", env: { [key]: 5 } } })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ToolInputParsingException);
+      expect((error as Error).message.startsWith(`Invalid exec arguments: env.${"E".repeat(80)}… (${MB} chars): expected string`)).toBe(true);
+      expect((error as Error).message.length).toBeLessThan(300);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("quotes a huge send-keys token and hex entry, and lists at most 10 warnings", async () => {
+    const engine = newEngine();
+    const id = sessionIdOf(await engine.exec({ command: "cat", pty: true, background: true }, ctx));
+    // A modified unknown key is a literal with a warning; unmodified arrows would wait for the cursor mode (KEYS-06).
+    const keys = [`C-${"q".repeat(MB)}`];
+    const hex = Array.from({ length: 1000 }, () => "z".repeat(1000));
+    const result = await engine.process({ action: "send-keys", sessionId: id, keys, hex }, ctx);
+    const lines = textOf(result).split("\n");
+    expect(lines.slice(0, 4)).toEqual([
+      `Sent ${MB} bytes to session ${id}.`, "Warnings:",
+      `- Invalid hex byte: ${"z".repeat(80)}… (1000 chars)`, `- Invalid hex byte: ${"z".repeat(80)}… (1000 chars)`,
+    ]);
+    expect(lines).toHaveLength(2 + 10 + 1);
+    expect(lines.at(-1)).toBe("- … (991 more warnings)");
+    await engine.process({ action: "kill", sessionId: id }, ctx);
+    await pollUntilDone(engine, id);
+  });
+});
