@@ -6,6 +6,11 @@ import * as messages from "./messages.js";
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
 
+/** The function whose option an invalid-option error is about. */
+export type OptionOwner = "wakeOnExit" | "createSshExecutor";
+/** The options of wakeOnExit and createSshExecutor that are checked when the function is called. */
+export type OptionName = "debounceMs" | "maxRunsPerMinute" | "keepaliveIntervalMs" | "connectTimeoutMs";
+
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
   /** EXEC-02: `command` is missing or empty. */
@@ -47,7 +52,12 @@ export type ErrorData =
   /** host "node": the connection or its session could not be opened. */
   | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
-  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" };
+  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
+  /**
+   * An embedder's option is out of range: `value` as text, the range `min` … `max` (`max` Infinity: no upper
+   * bound). A delay's `max` is 2147483647 ms, the longest a Node.js timer waits (issue 20).
+   */
+  | { code: "invalid-option"; owner: OptionOwner; option: OptionName; value: string; min: number; max: number };
 
 export type ErrorCode = ErrorData["code"];
 
@@ -104,6 +114,7 @@ export function describeError(data: ErrorData): string {
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
     case "node-misconfigured":
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
+    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max);
   }
 }
 

@@ -174,3 +174,10 @@ export const nodeHostKeyRequired = (node: string): string =>
   `SSH node "${quoteInput(node)}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
 export const nodeAuthRequired = (node: string): string =>
   `SSH node "${quoteInput(node)}" needs one of privateKey, password or agent to authenticate.`;
+
+// ---- embedder options (ours, issue 20) ----
+export const invalidOption = (owner: string, option: string, value: string, min: number, max: number): string =>
+  max === Infinity
+    ? `${owner}: ${option} must be a number ≥ ${min}, or Infinity (got ${quoteInput(value)}).`
+    : `${owner}: ${option} must be a number of milliseconds from ${min} to ${max} (got ${quoteInput(value)}); ` +
+      `${max} ms (about 24.8 days) is the longest delay a Node.js timer can wait.`;

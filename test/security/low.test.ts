@@ -3,7 +3,9 @@
 // overflowed Node's timer, and the stdio server's quadratic line buffer and its silently dropped last line.
 import { ToolInputParsingException } from "@langchain/core/tools";
 import { afterEach, describe, expect, it } from "vitest";
-import { ExecToolkit, createSessionEngine } from "../../src/index.js";
+import { parseCli } from "../../conformance/cli.js";
+import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
+import { ExecProcessError, ExecToolkit, createSessionEngine, createSshExecutor } from "../../src/index.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
@@ -153,5 +155,43 @@ describe("3. one session is exactly one line of list", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^${real} completed +\\S+ :: echo x fake-id running {3}1s :: evil$`));
     expect(list.details.sessions?.[0]?.name).toBe("echo x fake-id running   1s :: evil");
+  });
+});
+
+describe("4. no configured delay overflows Node's timer", () => {
+  const kitTools = () => new ExecToolkit({ engine: newEngine() });
+  const agent = { invoke: async () => ({}) };
+
+  it.each([3e9, 2 ** 31, Infinity])("wakeOnExit refuses debounceMs %d with an invalid-option error naming it", (debounceMs) => {
+    let thrown: unknown;
+    try {
+      kitTools().wakeOnExit(agent, { configurable: { thread_id: "t" } }, { debounceMs })();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(ExecProcessError.is(thrown, "invalid-option")).toBe(true);
+    expect(thrown).toMatchObject({ data: { owner: "wakeOnExit", option: "debounceMs", max: 2_147_483_647 } });
+    expect((thrown as Error).message).toMatch(/^wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 \(got /);
+  });
+
+  it.each([
+    ["keepaliveIntervalMs", { keepaliveIntervalMs: 3e9 }],
+    ["connectTimeoutMs", { connectTimeoutMs: 3e9 }],
+    ["connectTimeoutMs", { connectTimeoutMs: -1 }],
+  ])("createSshExecutor refuses %s out of range before it connects", (option, timings) => {
+    expect(() => createSshExecutor({ nodes: {}, ...timings })).toThrow(
+      expect.objectContaining({ code: "invalid-option", data: expect.objectContaining({ owner: "createSshExecutor", option }) }),
+    );
+  });
+
+  it.each([
+    ["--call-timeout", "3000000000"], ["--tolerance", "3000000000"],
+  ])("the kit refuses %s %s, which a timer would turn into 1 ms", async (flag, value) => {
+    expect(() => parseCli([flag, value])).toThrow(`${flag} takes at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer can wait (got "${value}").`);
+  });
+
+  it("the kit refuses CONFORMANCE_CALL_TIMEOUT_MS over 2147483647", async () => {
+    await expect(loadAdapterFromEnvironment({ CONFORMANCE_COMMAND: "true", CONFORMANCE_CALL_TIMEOUT_MS: "3000000000" }))
+      .rejects.toThrow('CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms from 1 to 2147483647 (got "3000000000").');
   });
 });
