@@ -2,15 +2,23 @@
 // that echoed a huge input, an exit snippet that forged an event, a list label that forged a row, a debounce that
 // overflowed Node's timer, and the stdio server's quadratic line buffer and its silently dropped last line.
 import { ToolInputParsingException } from "@langchain/core/tools";
-import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serveStdio } from "../../conformance/adapters/stdio-server.js";
 import { parseCli } from "../../conformance/cli.js";
 import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
 import { ExecProcessError, ExecToolkit, createSessionEngine, createSshExecutor } from "../../src/index.js";
+import { ProtocolPeer } from "../conformance/helpers/protocol-peer.js";
+import { createScenarioEnv, type ScenarioEnv } from "../conformance/helpers/scenario-env.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
 
 const MB = 1_048_576;
+const SERVER = fileURLToPath(new URL("../../conformance/stdio-server.mjs", import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("1. texts quote at most about 100 characters of an input", () => {
   const hugeId = "a".repeat(MB);
@@ -193,5 +201,98 @@ describe("4. no configured delay overflows Node's timer", () => {
   it("the kit refuses CONFORMANCE_CALL_TIMEOUT_MS over 2147483647", async () => {
     await expect(loadAdapterFromEnvironment({ CONFORMANCE_COMMAND: "true", CONFORMANCE_CALL_TIMEOUT_MS: "3000000000" }))
       .rejects.toThrow('CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms from 1 to 2147483647 (got "3000000000").');
+  });
+});
+
+describe("5. the stdio server reads lines in linear time, bounds them, and serves a last line without \\n", () => {
+  const CHUNK_BYTES = 65_536;
+
+  /** ms from the first byte of a request line of about `bytes` bytes until its answer, in-process, 64 KB at a time. */
+  async function timeToAnswer(bytes: number): Promise<number> {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveStdio({ input, output, log: () => undefined, env: {} });
+    const answer = new Promise<string>((resolve) => {
+      let text = "";
+      output.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes("\n")) resolve(text);
+      });
+    });
+    const line = Buffer.from(`{"id":1,"method":"liveSessionIds","params":{"pad":"${"x".repeat(bytes)}"}}\n`);
+    const started = performance.now();
+    for (let at = 0; at < line.length; at += CHUNK_BYTES) {
+      input.write(line.subarray(at, at + CHUNK_BYTES));
+      await new Promise((resolve) => setImmediate(resolve)); // one read per chunk, as from a pipe
+    }
+    const text = await answer;
+    const elapsed = performance.now() - started;
+    expect(JSON.parse(text)).toEqual({ id: 1, error: { message: 'send "start" first' } });
+    input.end();
+    await served;
+    return elapsed;
+  }
+
+  it("takes less than 16 times as long for an 8 MB request line as for a 1 MB one (linear, not quadratic)", async () => {
+    await timeToAnswer(MB); // warm-up
+    const best = async (bytes: number): Promise<number> => {
+      const times: number[] = [];
+      for (let run = 0; run < 5; run += 1) times.push(await timeToAnswer(bytes));
+      return Math.min(...times); // the least disturbed run of five: the machine is shared
+    };
+    const small = await best(MB);
+    const large = await best(8 * MB);
+    expect(large / small, `1 MB: ${small.toFixed(1)} ms, 8 MB: ${large.toFixed(1)} ms`).toBeLessThan(16);
+  }, 120_000);
+
+  describe("the server process", () => {
+    let scenario: ScenarioEnv;
+    let peer: ProtocolPeer;
+
+    beforeEach(() => {
+      scenario = createScenarioEnv();
+      peer = new ProtocolPeer(process.execPath, [SERVER], { env: scenario.env, cwd: PACKAGE_ROOT });
+    });
+
+    afterEach(async () => {
+      peer.child.stdin.end();
+      await Promise.race([peer.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      peer.killGroup();
+      expect(await scenario.survivors()).toEqual([]);
+      scenario.cleanup();
+    });
+
+    it("refuses a 50 MB request line with an error answer to its id, without buffering it, and keeps serving", async () => {
+      await peer.ask(1, "start", { config: {}, cwd: scenario.cwd });
+      const bytes = 50 * 1_000_000;
+      const head = '{"id":2,"method":"liveSessionIds","params":{"pad":"';
+      const line = Buffer.alloc(bytes, "x");
+      line.write(head);
+      line.write('"}}', bytes - 3);
+      const started = Date.now();
+      peer.child.stdin.write(line);
+      peer.child.stdin.write("\n");
+      expect(await peer.next(60_000)).toEqual({ id: 2, error: {
+        message: `the request line is ${bytes} bytes, over the protocol's limit of 16777216 bytes (PROTOCOL.md §2): it was not read or served`,
+      } });
+      const elapsedMs = Date.now() - started;
+      expect(await peer.ask(3, "liveSessionIds")).toEqual({ id: 3, result: { ids: [] } });
+      const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${peer.child.pid}/status`, "utf8"))?.[1]);
+      expect(peakKb, `peak resident memory ${peakKb} kB after ${elapsedMs} ms`).toBeLessThan(400_000);
+    }, 120_000);
+
+    it("serves a last request line that ends with the input instead of \\n, and answers it before exiting", async () => {
+      await peer.ask(1, "start", { config: {}, cwd: scenario.cwd });
+      peer.child.stdin.end('{"id":2,"method":"liveSessionIds"}');
+      expect(await peer.next()).toEqual({ id: 2, result: { ids: [] } });
+      expect(await peer.exited).toEqual({ code: 0, signal: null });
+    });
+
+    it("answers an over-long last line without \\n with the same error", async () => {
+      await peer.ask(1, "start", { config: {}, cwd: scenario.cwd });
+      peer.child.stdin.end(`{"id":2,"method":"liveSessionIds","params":{"pad":"${"x".repeat(17 * MB)}"}}`);
+      expect(await peer.next(60_000)).toMatchObject({ id: 2, error: { message: expect.stringMatching(/^the request line is \d+ bytes, over the protocol's limit/) } });
+      expect(await peer.exited).toEqual({ code: 0, signal: null });
+    }, 120_000);
   });
 });
