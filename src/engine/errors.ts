@@ -2,9 +2,15 @@
 // wrong, whose `param` names the offending tool parameter, and whose `data` carries the values the text is built
 // from. The text itself comes from messages.ts, so it stays the pinned one.
 import * as messages from "./messages.js";
+import type { SandboxMountProblem } from "./messages.js";
 
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
+
+/** The function whose option an invalid-option error is about. */
+export type OptionOwner = "wakeOnExit" | "createSshExecutor";
+/** The options of wakeOnExit and createSshExecutor that are checked when the function is called. */
+export type OptionName = "debounceMs" | "maxRunsPerMinute" | "keepaliveIntervalMs" | "connectTimeoutMs";
 
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
@@ -55,13 +61,16 @@ export type ErrorData =
   /** host "node": the connection or its session could not be opened. */
   | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
-  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" };
+  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
+  /**
+   * An embedder's option is out of range: `value` as text, the range `min` … `max` (`max` Infinity: no upper
+   * bound). A delay's `max` is 2147483647 ms, the longest a Node.js timer waits (issue 20).
+   */
+  | { code: "invalid-option"; owner: OptionOwner; option: OptionName; value: string; min: number; max: number };
 
 export type ErrorCode = ErrorData["code"];
 
-/** Why a sandbox mount was refused (messages.sandboxMountRefused). */
-export type SandboxMountProblem =
-  | "missing" | "symlink" | "relative-target" | "target-unavailable" | "covers-control-dir" | "changed";
+export type { SandboxMountProblem };
 
 const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
 
@@ -95,13 +104,13 @@ Object.defineProperty(ExecProcessError.prototype, BRAND, { value: true });
 export function describeError(data: ErrorData): string {
   switch (data.code) {
     case "missing-command": return messages.MISSING_COMMAND;
-    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${data.key}"`, data.index);
+    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${messages.quoteInput(data.key)}"`, data.index);
     case "invalid-host": return messages.invalidHost(data.value);
     case "host-unavailable": return messages.hostUnavailable(data.host);
     case "elevation-unavailable": return messages.ELEVATION_UNAVAILABLE;
     case "env-blocked": return messages.envOverridesRejected(data.blockedKeys, data.invalidKeys);
     case "argument-too-large":
-      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${data.key}"`, data.bytes, data.limitBytes);
+      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${messages.quoteInput(data.key)}"`, data.bytes, data.limitBytes);
     case "arguments-too-large": return messages.argumentsTooLarge(data.bytes, data.limitBytes);
     case "aborted": return data.beforeStart ? messages.ABORTED_BEFORE_START : messages.ABORTED;
     case "engine-disposed": return messages.ENGINE_DISPOSED;
@@ -120,6 +129,7 @@ export function describeError(data: ErrorData): string {
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
     case "node-misconfigured":
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
+    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max);
   }
 }
 

@@ -11,11 +11,22 @@ export interface ExitNotifierOptions {
   onWake?: ((request: WakeRequest) => void) | undefined;
 }
 
-/** NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. */
+/**
+ * Output that could read as a line of its own where the model sees the event (`System: Exec … :: <snippet>`): a
+ * `System:` prefix (any case, also with a full-width colon) or the head of another event (`Exec completed (…`).
+ */
+const FORGED_EVENT = /system\s*[:\uff1a]|\bexec\s+(?:completed|failed)\b/i;
+
+/**
+ * NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. Ours (issue 20): a
+ * snippet that could forge an event or a `System:` line is given as a JSON string, so the model reads it as output;
+ * every other snippet stays as upstream writes it.
+ */
 export function exitSnippet(session: SessionView): string {
   const source = session.output.tail || session.output.aggregate;
   const folded = source.slice(-SNIPPET_SOURCE_CHARS).replace(/\s+/g, " ").trim();
-  return folded.length > SNIPPET_MAX_CHARS ? `${folded.slice(0, SNIPPET_MAX_CHARS - 1)}…` : folded;
+  const snippet = folded.length > SNIPPET_MAX_CHARS ? `${folded.slice(0, SNIPPET_MAX_CHARS - 1)}…` : folded;
+  return FORGED_EVENT.test(snippet) ? JSON.stringify(snippet) : snippet;
 }
 
 export class ExitNotifier {

@@ -121,6 +121,10 @@ describe("describeError", () => {
       messages.sshConnectFailed("build", "no answer in time")],
     [{ code: "node-misconfigured", node: "a", missing: "host-key" }, messages.nodeHostKeyRequired("a")],
     [{ code: "node-misconfigured", node: "a", missing: "credentials" }, messages.nodeAuthRequired("a")],
+    [{ code: "invalid-option", owner: "wakeOnExit", option: "debounceMs", value: "3000000000", min: 0, max: 2_147_483_647 },
+      "wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got 3000000000); 2147483647 ms (about 24.8 days) is the longest delay a Node.js timer can wait."],
+    [{ code: "invalid-option", owner: "wakeOnExit", option: "maxRunsPerMinute", value: "0", min: 1, max: Infinity },
+      "wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got 0)."],
   ])("writes the pinned text of %j", (data, text) => {
     expect(describeError(data)).toBe(text);
     expect(new ExecProcessError(data).message).toBe(text);

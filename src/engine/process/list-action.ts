@@ -42,14 +42,25 @@ function listEntry(session: SessionView, thresholdMs: number, now: number): { li
       exitReason: session.exitReason, timedOut: session.timedOut, noOutputTimedOut: false,
     };
   }
-  // A model reads the label: controls and bidi overrides from the command are sanitized like output.
+  // A model reads the label: controls and bidi overrides from the command are sanitized like output, on one line.
   const label = session.name !== undefined
-    ? truncateMiddle(sanitizeText(session.name), LIST_NAME_MAX) : truncateMiddle(sanitizeText(session.command), LIST_COMMAND_MAX);
+    ? truncateMiddle(listedText(session.name), LIST_NAME_MAX) : truncateMiddle(listedText(session.command), LIST_COMMAND_MAX);
   const line = `${session.id} ${String(base.status).padEnd(LIST_STATUS_WIDTH)} ${formatCompactDuration(runtimeMs)}${marker} :: ${label}`;
   return { line, entry };
 }
 
 /** LIST-08 `name`, sanitized like the label; omitted when none was derived. */
 function listedName(session: SessionView): { name?: string } {
-  return session.name === undefined ? {} : { name: sanitizeText(session.name) };
+  return session.name === undefined ? {} : { name: listedText(session.name) };
+}
+
+// Line breaks that sanitizing keeps (OUT-06 keeps CR and LF; U+2028/U+2029 are no controls).
+const LINE_BREAKS = /[\r\n\u2028\u2029]+/g;
+
+/**
+ * A name or command as list shows it: sanitized like output, and each run of line breaks one space (ours, issue 20),
+ * so that a quoted token holding a newline cannot add a row of its own: one session is exactly one line.
+ */
+function listedText(text: string): string {
+  return sanitizeText(text).replace(LINE_BREAKS, " ");
 }

@@ -3,6 +3,7 @@ import type { ClientChannel, PseudoTtyOptions } from "ssh2";
 import { ExecProcessError } from "../../engine/errors.js";
 import { PTY_COLS, PTY_ROWS } from "../../engine/settings.js";
 import { terminalName } from "../../engine/spawn/pty-backend.js";
+import { validateTimerDelay } from "../../engine/timer-delay.js";
 import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
 import { ConnectionPool, type NodeConnection } from "./connection-pool.js";
 import { remoteCommandLine } from "./remote-command.js";
@@ -25,9 +26,10 @@ export function createSshExecutor(options: SshExecutorOptions): SshExecutor {
   for (const [name, node] of nodes) validateNode(name, node);
   const shell = options.shell ?? DEFAULT_REMOTE_SHELL;
   const remoteEnvKeys = new Set(options.remoteEnvKeys ?? REMOTE_ENV_KEYS);
+  // Both reach ssh2's timers, where a delay over 2^31 − 1 ms fires after 1 ms (issue 20).
   const pool = new ConnectionPool({
-    keepaliveIntervalMs: options.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS,
-    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    keepaliveIntervalMs: validateTimerDelay("createSshExecutor", "keepaliveIntervalMs", options.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS),
+    connectTimeoutMs: validateTimerDelay("createSshExecutor", "connectTimeoutMs", options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
   });
   const running = new Set<RemoteProcess>();
 

@@ -30,9 +30,15 @@ export interface SshExecutorOptions {
   /** Variables of the remote login environment that the engine's prepared environment does not replace.
    * @default REMOTE_ENV_KEYS */
   remoteEnvKeys?: string[];
-  /** Keepalive probe interval: a connection that misses three probes is considered dropped. @default 5000 */
+  /**
+   * Keepalive probe interval: a connection that misses three probes is considered dropped; 0 sends none. From 0 to
+   * 2147483647 ms; another value makes createSshExecutor throw an invalid-option ExecProcessError. @default 5000
+   */
   keepaliveIntervalMs?: number;
-  /** How long connecting and authenticating may take. @default 20000 */
+  /**
+   * How long connecting and authenticating may take; 0 waits without limit. From 0 to 2147483647 ms; another value
+   * makes createSshExecutor throw an invalid-option ExecProcessError. @default 20000
+   */
   connectTimeoutMs?: number;
 }
 
