@@ -9,4 +9,10 @@ export interface SshdFixture {
   stop(): Promise<void>;
 }
 export function sshdUnavailableReason(): string | undefined;
-export function startSshd(): Promise<SshdFixture>;
+export interface SshdOptions {
+  /** sshd MaxSessions: channels per connection. @default 100 (sshd's own default is 10) */
+  maxSessions?: number;
+  /** What the login prints on stdout and stderr before every command, and how long it then takes to start it. */
+  loginStartup?: { stdout?: string; stderr?: string; delayMs?: number };
+}
+export function startSshd(options?: SshdOptions): Promise<SshdFixture>;
