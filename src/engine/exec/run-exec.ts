@@ -37,7 +37,7 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   const processToolAvailable = ctx.processToolAvailable !== false;
   if (!processToolAvailable && call.continuationRequested) warnings.push(messages.SYNC_MODE_WARNING); // EXEC-43
   try {
-    session.attach(await spawnCommand(call, cwd, envOverrides, session, engine, warnings, ctx.scopeKey));
+    session.attach(await spawnCommand(call, cwd, envOverrides, session, engine, warnings, ctx.scopeKey, ctx.signal));
   } catch (error) {
     session.abandonStart(); // RES-24: no record, id released
     throw error;
@@ -52,13 +52,13 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
 
 async function spawnCommand(
   call: NormalizedExec, cwd: string, envOverrides: Record<string, string>, session: Session, engine: EngineContext,
-  warnings: string[], scopeKey: string,
+  warnings: string[], scopeKey: string, signal: AbortSignal | undefined,
 ): Promise<ChildHandle> {
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
   const { sink } = session;
   if (call.executor) {
     const request = { command: call.command, cwd, defaultCwd: engine.cwd, env, envOverrides, pty: call.pty, elevated: call.elevated, scopeKey,
-      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}) };
+      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}), ...(signal ? { signal } : {}) };
     return spawnWithExecutor(call.executor.instance, request, sink);
   }
   const shell = selectShell(engine.env);
