@@ -46,8 +46,14 @@ export type ErrorData =
   | { code: "unknown-node"; param: "node"; node: string | undefined; knownNodes: string[] }
   /** host "node": the connection or its session could not be opened. */
   | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
+  /** host "node": the connection is up but the server refused a channel (sshd MaxSessions, …). */
+  | { code: "node-channel-refused"; param: "node"; node: string; reason: string }
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
-  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" };
+  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
+  /** createSshExecutor: a node's hostKey is empty or holds no public key. */
+  | { code: "node-misconfigured"; node: string; invalid: "hostKey"; value: string }
+  /** createSshExecutor: an executor option is out of its range. */
+  | { code: "executor-option-invalid"; option: string; expected: string; value: string };
 
 export type ErrorCode = ErrorData["code"];
 
@@ -102,8 +108,11 @@ export function describeError(data: ErrorData): string {
     case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
+    case "node-channel-refused": return messages.sshChannelRefused(data.node, data.reason);
     case "node-misconfigured":
+      if ("invalid" in data) return messages.nodeHostKeyInvalid(data.node, data.value);
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
+    case "executor-option-invalid": return messages.executorOptionInvalid(data.option, data.expected, data.value);
   }
 }
 

@@ -107,6 +107,11 @@ describe("describeError", () => {
       messages.sshConnectFailed("build", "no answer in time")],
     [{ code: "node-misconfigured", node: "a", missing: "host-key" }, messages.nodeHostKeyRequired("a")],
     [{ code: "node-misconfigured", node: "a", missing: "credentials" }, messages.nodeAuthRequired("a")],
+    [{ code: "node-misconfigured", node: "a", invalid: "hostKey", value: "" }, messages.nodeHostKeyInvalid("a", "")],
+    [{ code: "node-channel-refused", param: "node", node: "build", reason: "Channel open failure: open failed" },
+      messages.sshChannelRefused("build", "Channel open failure: open failed")],
+    [{ code: "executor-option-invalid", option: "maxConnections", expected: "an integer of at least 1", value: "0" },
+      'createSshExecutor: maxConnections must be an integer of at least 1, got "0".'],
   ])("writes the pinned text of %j", (data, text) => {
     expect(describeError(data)).toBe(text);
     expect(new ExecProcessError(data).message).toBe(text);
