@@ -77,7 +77,7 @@ describeSsh("createSshExecutor", () => {
     expect(seen).toContain("got:abc");
   });
 
-  it("carries the prepared environment explicitly and keeps the remote HOME", async () => {
+  it("carries the call's env literally and keeps the remote HOME", async () => {
     const { engine } = sshEngine();
     const result = await engine.exec({
       host: "node", command: 'printf "%s|%s|%s\\n" "$GREETING" "$OPENCLAW_SHELL" "$HOME"', env: { GREETING: "it's $HOME" },
@@ -116,6 +116,23 @@ describeSsh("createSshExecutor", () => {
     const gone = await waitUntil(() => processesWith(marker).length === 0, 10_000);
     killAll(processesWith(marker));
     expect(gone).toBe(true);
+  });
+
+  it("a command waiting for a free channel fails on abort, and on dispose", async () => {
+    const marker = markerSeconds();
+    const executor = createSshExecutor({ nodes: { build: node() }, maxSessionsPerConnection: 2, maxConnections: 1 });
+    onCleanUp(() => executor.dispose());
+    const engine = engineWith("node", executor, scratchDir("ssh-work-"));
+    onCleanUp(() => killAll(processesWith(marker)));
+    await engine.exec({ host: "node", command: `sleep ${marker}`, background: true }, ctx); // the one command channel
+    const controller = new AbortController();
+    const aborted = engine.exec({ host: "node", command: "echo never" }, { ...ctx, signal: controller.signal });
+    const disposed = engine.exec({ host: "node", command: "echo never" }, ctx).catch((error: unknown) => error);
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError", message: messages.ABORTED });
+    await executor.dispose();
+    expect(String(await disposed)).toContain(messages.ENGINE_DISPOSED);
+    expect(await waitUntil(() => processesWith(marker).length === 0, 5_000)).toBe(true);
   });
 
   it("refuses an unknown node name, naming it and listing the known ones", async () => {

@@ -1,0 +1,199 @@
+// Everything the executor keeps for one node (issue 20): its connections and their channels, its control channel,
+// the commands running there, and the process groups left running by a lost connection, which are killed as soon
+// as the node is connected again.
+import type { PseudoTtyOptions } from "ssh2";
+import { ExecProcessError } from "../../engine/errors.js";
+import * as messages from "../../engine/messages.js";
+import { ConnectionPool, type Lease, type PoolLimits } from "./connection-pool.js";
+import { openControlChannel, type ControlChannel } from "./control-channel.js";
+import { connectNode, type ConnectSettings, type NodeConnection } from "./node-connection.js";
+import { ChannelRefused, connectionClosed, openChannel } from "./open-channel.js";
+import {
+  envFileLine, envFilePath, envScript, newMarker, orphanKillLine, remoteCommandLine, remoteKillLine, removeFileLine,
+} from "./remote-command.js";
+import { startRemoteProcess, type RemoteProcess, type Signal } from "./remote-process.js";
+import type { SshNode } from "./ssh-options.js";
+
+export interface CommandSpec {
+  command: string;
+  cwd: string;
+  shell: string;
+  /** The variables handed to the command (already chosen: forwarded names and the call's overrides). */
+  vars: Record<string, string>;
+  pty: PseudoTtyOptions | undefined;
+  signal: AbortSignal | undefined;
+}
+
+interface Orphan { pid: number; startTime: string | undefined }
+
+/** Of dispose's grace: how long the kills may take before connections that did not answer are given up. */
+const DISPOSE_KILL_WAIT_MS = 1_000;
+/** Of dispose's grace: kept for closing the connections at the end. */
+const DISPOSE_CLOSE_MS = 200;
+
+export class NodeLink {
+  private readonly pool: ConnectionPool<NodeConnection>;
+  private control: Promise<ControlChannel> | undefined;
+  /** A connection opened outside the pool by dispose, only to kill orphans. */
+  private spare: NodeConnection | undefined;
+  /** Set when dispose starts: the error of commands that have not started yet. */
+  private stopping: unknown;
+  private disposed = false;
+  private readonly orphans = new Map<number, Orphan>();
+  private readonly running = new Map<RemoteProcess, NodeConnection>();
+
+  constructor(readonly name: string, private readonly node: SshNode, private readonly settings: ConnectSettings & PoolLimits) {
+    this.pool = new ConnectionPool(() => connectNode(name, node, settings), settings, () => void this.killOrphans());
+  }
+
+  /** Starts a command; resolves once its remote pid is known (RES-22, RES-23). */
+  async spawn(spec: CommandSpec): Promise<RemoteProcess> {
+    for (let retry = false; ; retry = true) {
+      const lease = await this.pool.acquire(spec.signal, retry); // a refused command keeps its place in the queue
+      const started = await this.startOn(lease, spec);
+      if (started) return started;
+    }
+  }
+
+  /**
+   * Kills every running command and orphan (SIGKILL over control), gives up the connections that do not answer
+   * within DISPOSE_KILL_WAIT_MS (their commands become orphans), kills orphans over a fresh connection when none is
+   * left, and closes everything by `deadline`. Waiting commands fail with `error`.
+   */
+  async dispose(deadline: number, error: unknown): Promise<void> {
+    this.stopping = error;
+    this.pool.stop(error);
+    const running = [...this.running.keys()];
+    await within(Promise.all([...running.map((remote) => remote.kill("SIGKILL")), this.killOrphans(), ...running.map((r) => r.done)]),
+      Math.min(DISPOSE_KILL_WAIT_MS, deadline - DISPOSE_CLOSE_MS - Date.now()));
+    const silent = new Set([...this.running].flatMap(([remote, connection]) => (remote.finished ? [] : [connection])));
+    for (const connection of silent) connection.destroy(); // its commands become orphans (onLost)
+    await within(closed([...silent]), deadline - DISPOSE_CLOSE_MS - Date.now());
+    await within(this.killOrphansAnyhow(deadline - DISPOSE_CLOSE_MS), deadline - DISPOSE_CLOSE_MS - Date.now());
+    this.disposed = true;
+    const connections = [...this.pool.openConnections(), ...(this.spare ? [this.spare] : [])];
+    for (const connection of connections) connection.end();
+    await within(closed(connections), deadline - Date.now());
+    for (const connection of connections) connection.destroy();
+  }
+
+  private async startOn(lease: Lease<NodeConnection>, spec: CommandSpec): Promise<RemoteProcess | undefined> {
+    const { connection } = lease;
+    const marker = newMarker();
+    let envFile: string | undefined;
+    try {
+      if (Object.keys(spec.vars).length > 0) envFile = await this.writeEnvFile(connection, marker, spec.vars);
+      if (this.stopping !== undefined) throw this.stopping;
+      const line = remoteCommandLine({ command: spec.command, cwd: spec.cwd, shell: spec.shell, marker, pty: !!spec.pty, envFile });
+      const channel = await openChannel(connection, line, spec.pty);
+      const remote = startRemoteProcess({
+        connection, channel, pty: !!spec.pty, marker,
+        signalGroup: (pid, signal) => this.signalGroup(pid, signal),
+        onLost: (pid, startTime) => this.remember(pid, startTime),
+      });
+      this.running.set(remote, connection);
+      void remote.done.then(() => {
+        this.running.delete(remote);
+        lease.release();
+      });
+      await remote.started;
+      return remote;
+    } catch (error) {
+      if (envFile !== undefined) void this.runControl(removeFileLine(envFile)).catch(() => {});
+      if (error instanceof ChannelRefused) {
+        if (lease.refused()) return undefined; // that was the server's limit: wait for a channel within it
+        throw new ExecProcessError({ code: "node-channel-refused", param: "node", node: this.name, reason: error.message });
+      }
+      lease.release();
+      throw error;
+    }
+  }
+
+  /** Issue 20: the values go to a 0600 file written by the control shell, never onto a command line. */
+  private async writeEnvFile(connection: NodeConnection, marker: string, vars: Record<string, string>): Promise<string> {
+    let control: ControlChannel;
+    try {
+      control = await this.controlChannel();
+    } catch (error) {
+      const reason = `control channel: ${(error as Error).message.replace(/^\(SSH\) /, "")}`;
+      throw new ExecProcessError({ code: "node-channel-refused", param: "node", node: this.name, reason });
+    }
+    const path = envFilePath(control.tempDir, marker);
+    const status = await control.run(envFileLine(path, envScript(vars))).catch(() => -1);
+    if (connection.closed) throw connectionClosed(this.name);
+    if (status !== 0) throw new ExecProcessError({ code: "spawn-failed", reason: messages.nodeEnvNotDelivered(this.name) });
+    return path;
+  }
+
+  private async runControl(line: string): Promise<number> {
+    return (await this.controlChannel()).run(line);
+  }
+
+  private async signalGroup(pid: number, signal: Signal): Promise<void> {
+    await this.runControl(remoteKillLine(pid, signal));
+  }
+
+  private remember(pid: number | undefined, startTime: string | undefined): void {
+    if (pid === undefined) return;
+    this.orphans.set(pid, { pid, startTime });
+    // Once every listener of the closed connection ran (its control channel closes too): another may still be up.
+    setImmediate(() => {
+      if (this.pool.openConnections().length > 0) void this.killOrphans();
+    });
+  }
+
+  /** Kills the orphans over control; the ones it cannot reach are kept for the next connection. */
+  private async killOrphans(): Promise<void> {
+    await Promise.all([...this.orphans.values()].map(async (orphan) => {
+      try {
+        await this.runControl(orphanKillLine(orphan.pid, orphan.startTime));
+        if (this.orphans.get(orphan.pid) === orphan) this.orphans.delete(orphan.pid);
+      } catch {
+        // unreachable now: kept for the next connection
+      }
+    }));
+  }
+
+  /** Dispose: kills the orphans, connecting once more (outside the pool, until `deadline`) when none is left. */
+  private async killOrphansAnyhow(deadline: number): Promise<void> {
+    if (this.orphans.size === 0) return;
+    await this.killOrphans();
+    if (this.orphans.size === 0 || this.pool.openConnections().length > 0) return;
+    const connectTimeoutMs = Math.max(1, deadline - Date.now());
+    const connection = await connectNode(this.name, this.node, { ...this.settings, connectTimeoutMs }).catch(() => undefined);
+    if (!connection) return;
+    if (this.disposed) return connection.destroy(); // too late: dispose is closing everything
+    this.spare = connection;
+    await this.killOrphans();
+  }
+
+  private controlChannel(): Promise<ControlChannel> {
+    if (this.control) return this.control;
+    const opening = this.openControl();
+    this.control = opening;
+    const forget = (): void => {
+      if (this.control === opening) this.control = undefined;
+    };
+    opening.then((control) => control.onClose(forget), forget);
+    return opening;
+  }
+
+  /** Opens the control channel on any open connection: each keeps a channel free for it. */
+  private async openControl(): Promise<ControlChannel> {
+    const connection = this.pool.openConnections()[0] ?? (this.spare?.closed === false ? this.spare : undefined);
+    if (!connection) throw new Error(`no open connection to node "${this.name}"`);
+    const control = await openControlChannel(connection.client);
+    control.onClose(connection.onClose(() => control.close()));
+    return control;
+  }
+}
+
+const closed = (connections: NodeConnection[]): Promise<unknown> =>
+  Promise.all(connections.map((connection) => new Promise<void>((resolve) => connection.onClose(resolve))));
+
+/** Waits for `work`, at most `ms` (it goes on unobserved after that). */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
