@@ -52,6 +52,17 @@ describe("createPreambleReader", () => {
     expect(output).toBe(`${flood}${frame(":9:")}late`);
   });
 
+  it("does not take a frame that starts past the first 64 KB, also when it comes in the same chunk", () => {
+    const text = `${"z".repeat(PREAMBLE_LIMIT_BYTES)}${frame(":9:")}late`;
+    expect(read([text])).toEqual({ frames: [[undefined, "limit"]], output: text });
+  });
+
+  it("takes a frame that starts just inside the first 64 KB", () => {
+    const { frames, output } = read([`${"z".repeat(PREAMBLE_LIMIT_BYTES - 1)}${frame(":9:")}`, "late"]);
+    expect(frames).toEqual([[":9:", undefined]]);
+    expect(output).toBe("late");
+  });
+
   it("passes what it held through when the stream ends without a frame", () => {
     expect(read(["only noise\n"])).toEqual({ frames: [[undefined, "end"]], output: "only noise\n" });
   });

@@ -19,7 +19,7 @@ export type NoFrame = "limit" | "end";
 
 /**
  * Holds a stream's first bytes until `<mark><marker><fields><mark>` arrives, reports `fields` (the text between the
- * marker and the closing mark) and passes on only what follows the frame. Without a frame in the first
+ * marker and the closing mark) and passes on only what follows the frame. Without a frame that starts in the first
  * PREAMBLE_LIMIT_BYTES (or by the end) it reports undefined with the reason and passes everything on.
  */
 export function createPreambleReader(
@@ -40,15 +40,17 @@ export function createPreambleReader(
       held = Buffer.concat([held, chunk]);
       for (;;) {
         const start = held.indexOf(opening, searchFrom);
-        if (start === -1) {
+        if (start === -1 || start >= PREAMBLE_LIMIT_BYTES) {
+          // A frame must start in the first PREAMBLE_LIMIT_BYTES, however the stream was chunked.
+          if (start >= PREAMBLE_LIMIT_BYTES || held.length >= PREAMBLE_LIMIT_BYTES + opening.length) return giveUp("limit");
           searchFrom = Math.max(0, held.length - opening.length + 1);
-          break;
+          return;
         }
         const fieldsAt = start + opening.length;
         const end = held.indexOf(MARK_BYTE, fieldsAt);
         if (end === -1 && held.length - fieldsAt <= MAX_FIELDS_BYTES) {
           searchFrom = start; // the frame's end is still to come
-          break;
+          return;
         }
         if (end === -1 || end - fieldsAt > MAX_FIELDS_BYTES) {
           searchFrom = start + 1; // not a frame of ours after all
@@ -61,7 +63,6 @@ export function createPreambleReader(
         if (rest.length > 0) forward(rest);
         return;
       }
-      if (held.length > PREAMBLE_LIMIT_BYTES) giveUp("limit");
     },
     end() {
       if (held) giveUp("end");
