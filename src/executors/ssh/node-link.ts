@@ -8,9 +8,8 @@ import { ConnectionPool, type Lease, type PoolLimits } from "./connection-pool.j
 import { openControlChannel, type ControlChannel } from "./control-channel.js";
 import { connectNode, type ConnectSettings, type NodeConnection } from "./node-connection.js";
 import { ChannelRefused, connectionClosed, openChannel } from "./open-channel.js";
-import {
-  envFileLine, envFilePath, envScript, newMarker, orphanKillLine, remoteCommandLine, remoteKillLine, removeFileLine,
-} from "./remote-command.js";
+import { NodeLeftovers } from "./node-leftovers.js";
+import { envFileLine, envFilePath, envScript, newMarker, remoteCommandLine, remoteKillLine } from "./remote-command.js";
 import { startRemoteProcess, type RemoteProcess, type Signal } from "./remote-process.js";
 import type { SshNode } from "./ssh-options.js";
 
@@ -23,8 +22,6 @@ export interface CommandSpec {
   pty: PseudoTtyOptions | undefined;
   signal: AbortSignal | undefined;
 }
-
-interface Orphan { pid: number; startTime: string | undefined }
 
 /** Of dispose's grace: how long the kills may take before connections that did not answer are given up. */
 const DISPOSE_KILL_WAIT_MS = 1_000;
@@ -39,11 +36,11 @@ export class NodeLink {
   /** Set when dispose starts: the error of commands that have not started yet. */
   private stopping: unknown;
   private disposed = false;
-  private readonly orphans = new Map<number, Orphan>();
+  private readonly leftovers = new NodeLeftovers((line) => this.runControl(line));
   private readonly running = new Map<RemoteProcess, NodeConnection>();
 
   constructor(readonly name: string, private readonly node: SshNode, private readonly settings: ConnectSettings & PoolLimits) {
-    this.pool = new ConnectionPool(() => connectNode(name, node, settings), settings, () => void this.killOrphans());
+    this.pool = new ConnectionPool(() => connectNode(name, node, settings), settings, () => void this.leftovers.clear());
   }
 
   /** Starts a command; resolves once its remote pid is known (RES-22, RES-23). */
@@ -64,12 +61,12 @@ export class NodeLink {
     this.stopping = error;
     this.pool.stop(error);
     const running = [...this.running.keys()];
-    await within(Promise.all([...running.map((remote) => remote.kill("SIGKILL")), this.killOrphans(), ...running.map((r) => r.done)]),
-      Math.min(DISPOSE_KILL_WAIT_MS, deadline - DISPOSE_CLOSE_MS - Date.now()));
+    const killed = [...running.map((remote) => remote.kill("SIGKILL")), this.leftovers.clear(), ...running.map((remote) => remote.done)];
+    await within(Promise.all(killed), Math.min(DISPOSE_KILL_WAIT_MS, deadline - DISPOSE_CLOSE_MS - Date.now()));
     const silent = new Set([...this.running].flatMap(([remote, connection]) => (remote.finished ? [] : [connection])));
     for (const connection of silent) connection.destroy(); // its commands become orphans (onLost)
     await within(closed([...silent]), deadline - DISPOSE_CLOSE_MS - Date.now());
-    await within(this.killOrphansAnyhow(deadline - DISPOSE_CLOSE_MS), deadline - DISPOSE_CLOSE_MS - Date.now());
+    await within(this.clearLeftoversAnyhow(deadline - DISPOSE_CLOSE_MS), deadline - DISPOSE_CLOSE_MS - Date.now());
     this.disposed = true;
     const connections = [...this.pool.openConnections(), ...(this.spare ? [this.spare] : [])];
     for (const connection of connections) connection.end();
@@ -99,7 +96,7 @@ export class NodeLink {
       await remote.started;
       return remote;
     } catch (error) {
-      if (envFile !== undefined) void this.runControl(removeFileLine(envFile)).catch(() => {});
+      if (envFile !== undefined) void this.leftovers.removeEnvFile(envFile);
       if (error instanceof ChannelRefused) {
         if (lease.refused()) return undefined; // that was the server's limit: wait for a channel within it
         throw new ExecProcessError({ code: "node-channel-refused", param: "node", node: this.name, reason: error.message });
@@ -133,38 +130,26 @@ export class NodeLink {
     await this.runControl(remoteKillLine(pid, signal));
   }
 
+  /** A command's connection was lost while it ran: its group is killed once the node is reached again. */
   private remember(pid: number | undefined, startTime: string | undefined): void {
-    if (pid === undefined) return;
-    this.orphans.set(pid, { pid, startTime });
+    this.leftovers.addOrphan(pid, startTime);
     // Once every listener of the closed connection ran (its control channel closes too): another may still be up.
     setImmediate(() => {
-      if (this.pool.openConnections().length > 0) void this.killOrphans();
+      if (this.pool.openConnections().length > 0) void this.leftovers.clear();
     });
   }
 
-  /** Kills the orphans over control; the ones it cannot reach are kept for the next connection. */
-  private async killOrphans(): Promise<void> {
-    await Promise.all([...this.orphans.values()].map(async (orphan) => {
-      try {
-        await this.runControl(orphanKillLine(orphan.pid, orphan.startTime));
-        if (this.orphans.get(orphan.pid) === orphan) this.orphans.delete(orphan.pid);
-      } catch {
-        // unreachable now: kept for the next connection
-      }
-    }));
-  }
-
-  /** Dispose: kills the orphans, connecting once more (outside the pool, until `deadline`) when none is left. */
-  private async killOrphansAnyhow(deadline: number): Promise<void> {
-    if (this.orphans.size === 0) return;
-    await this.killOrphans();
-    if (this.orphans.size === 0 || this.pool.openConnections().length > 0) return;
+  /** Dispose: clears the leftovers, connecting once more (outside the pool, until `deadline`) when none is left. */
+  private async clearLeftoversAnyhow(deadline: number): Promise<void> {
+    if (this.leftovers.empty) return;
+    await this.leftovers.clear();
+    if (this.leftovers.empty || this.pool.openConnections().length > 0) return;
     const connectTimeoutMs = Math.max(1, deadline - Date.now());
     const connection = await connectNode(this.name, this.node, { ...this.settings, connectTimeoutMs }).catch(() => undefined);
     if (!connection) return;
     if (this.disposed) return connection.destroy(); // too late: dispose is closing everything
     this.spare = connection;
-    await this.killOrphans();
+    await this.leftovers.clear();
   }
 
   private controlChannel(): Promise<ControlChannel> {

@@ -94,8 +94,8 @@ export function normalizeSshOptions(options: SshExecutorOptions): NormalizedSshO
   const nodes = new Map(Object.entries(options.nodes));
   const hostKeys = new Map<string, Buffer[]>();
   for (const [name, node] of nodes) {
-    validateNode(name, node);
-    if (node.hostKey !== undefined) hostKeys.set(name, parseHostKeys(node.hostKey));
+    const keys = validateNode(name, node);
+    if (keys) hostKeys.set(name, keys);
   }
   const forwardEnv = options.forwardEnv ?? [];
   const badName = forwardEnv.find((name) => typeof name !== "string" || !PORTABLE_NAME.test(name));
@@ -112,16 +112,19 @@ export function normalizeSshOptions(options: SshExecutorOptions): NormalizedSshO
   };
 }
 
-function validateNode(name: string, node: SshNode): void {
+/** Checks a node's host-key check and credentials; returns the key blobs of its hostKey, when it has one. */
+function validateNode(name: string, node: SshNode): Buffer[] | undefined {
   if (node.hostKey === undefined && !node.hostVerifier && node.acceptAnyHostKey !== true) {
     throw new ExecProcessError({ code: "node-misconfigured", node: name, missing: "host-key" });
   }
-  if (node.hostKey !== undefined && parseHostKeys(String(node.hostKey)).length === 0) {
+  const keys = node.hostKey === undefined ? undefined : parseHostKeys(String(node.hostKey));
+  if (keys?.length === 0) {
     throw new ExecProcessError({ code: "node-misconfigured", node: name, invalid: "hostKey", value: String(node.hostKey) });
   }
   if (node.privateKey === undefined && node.password === undefined && node.agent === undefined) {
     throw new ExecProcessError({ code: "node-misconfigured", node: name, missing: "credentials" });
   }
+  return keys;
 }
 
 function checkedInteger(option: string, value: number | undefined, fallback: number, min: number): number {
