@@ -6,6 +6,8 @@ export interface SshdFixture {
   dir: string;
   privateKey: string;
   hostKey: string;
+  /** Why this sshd cannot give a session a terminal (a plain user's sshd, /dev/pts without gid=5), or undefined. */
+  terminalUnavailableReason(): string | undefined;
   stop(): Promise<void>;
 }
 export function sshdUnavailableReason(): string | undefined;

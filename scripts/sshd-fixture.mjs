@@ -108,6 +108,21 @@ export async function startSshd({ maxSessions = 100, loginStartup } = {}) {
     host: "127.0.0.1", port, username: userInfo().username, dir,
     privateKey: readFileSync(join(dir, "user_key"), "utf8"),
     hostKey: readFileSync(join(dir, "host_key.pub"), "utf8").trim(),
+    /**
+     * Why this sshd cannot give a session a terminal, or undefined when it can (asked with the OpenSSH client). sshd
+     * run by a plain user hands the pty to group tty itself, which fails unless /dev/pts is mounted with gid=5 or the
+     * user is in group tty.
+     */
+    terminalUnavailableReason() {
+      const result = spawnSync("ssh", [
+        "-F", "/dev/null", "-tt", "-i", join(dir, "user_key"), "-p", String(port), "-o", "BatchMode=yes",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        `${userInfo().username}@127.0.0.1`, "true",
+      ], { encoding: "utf8", timeout: START_TIMEOUT_MS });
+      if (result.status === 0) return undefined;
+      const why = (result.stderr ?? "").trim().split("\n").at(-1) || `ssh exited with ${result.status}`;
+      return `sshd run by ${userInfo().username} cannot allocate a terminal here (${why})`;
+    },
     /** Ends the listener; sessions that are still open end with it (sshd -D runs them as its children). */
     async stop() {
       child.kill("SIGTERM");
