@@ -121,22 +121,31 @@ describe("ConnectionPool", () => {
     expect(pool.openConnections().map((connection) => connection.id)).toEqual([2]);
   });
 
-  it("a channel refused with others open: the connection keeps to that many from then on, and the command waits", async () => {
+  it("a channel refused beside the control channel: the connection keeps to the commands it has, and the command waits", async () => {
     const { pool } = poolOf(10, 1);
     const [first, second, third] = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
-    expect(third?.refused()).toBe(true);
+    expect(third?.refused(true)).toBe(true); // the server's limit: 2 commands + control
     const retry = pool.acquire(undefined, true);
-    expect(await settled(retry)).toBe(false); // two commands are the server's limit on this connection
+    expect(await settled(retry)).toBe(false);
     first?.release();
     expect((await retry).connection.id).toBe(1);
     expect(second?.connection.id).toBe(1);
   });
 
-  it("a channel refused alone on its connection: the refusal is final, the limit unchanged", async () => {
+  it("a channel refused with control elsewhere: the connection keeps one channel free for control", async () => {
+    const { pool } = poolOf(10, 1);
+    const [first, second, third] = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
+    expect(third?.refused(false)).toBe(true); // the server's limit: 2 channels, one of them kept for control
+    const retry = pool.acquire(undefined, true);
+    first?.release();
+    expect(await settled(retry)).toBe(false);
+    second?.release();
+    expect((await retry).connection.id).toBe(1);
+  });
+
+  it.each([[false, 1], [true, 1], [false, 2]])("a refusal that leaves no channel for a command is final (control here: %s, open: %i)", async (controlHere, open) => {
     const { pool } = poolOf(3, 1);
-    const only = await pool.acquire();
-    expect(only.refused()).toBe(false);
-    const leases = await Promise.all([pool.acquire(), pool.acquire()]);
-    expect(connectionIds(leases)).toEqual([1, 1]);
+    const leases = await Promise.all(Array.from({ length: open }, () => pool.acquire()));
+    expect(leases.at(-1)?.refused(controlHere)).toBe(false);
   });
 });

@@ -85,6 +85,21 @@ describeSsh("the SSH executor under attack", () => {
       expect(outcomes).toEqual(Array.from({ length: 40 }, (_, i) => `call-${i}`));
     });
 
+    it("learns the server's limit from a refused channel when maxSessionsPerConnection is set above it", async () => {
+      const marker = markerSeconds();
+      const { engine } = sshEngine(nodeOf(plain), { maxSessionsPerConnection: 20, maxConnections: 1 });
+      onCleanUp(() => killAll(processesWith(marker)));
+      const calls = Array.from({ length: 12 }, () => engine.exec({ host: "node", command: `sleep ${marker}`, background: true }, ctx));
+      // One connection, sshd's 10 channels: the control channel and 9 commands; the other 3 wait, none fails.
+      expect(await waitUntil(() => sleepers(marker) === 9, 10_000), `${sleepers(marker)} remote sleeps`).toBe(true);
+      const first = await Promise.all(calls.slice(0, 9));
+      await Promise.all(first.slice(0, 3).map((result) => engine.process({ action: "kill", sessionId: sessionIdOf(result) }, ctx)));
+      const rest = await Promise.all(calls.slice(9));
+      expect(rest.map((result) => result.details.status)).toEqual(["running", "running", "running"]);
+      await Promise.all([...first.slice(3), ...rest].map((result) => engine.process({ action: "kill", sessionId: sessionIdOf(result) }, ctx)));
+      expect(await waitUntil(() => processesWith(marker).length === 0, 10_000), JSON.stringify(processesWith(marker))).toBe(true);
+    });
+
     it("says the node refused a channel, not that the credentials are wrong", async () => {
       const closed = await startSshd({ maxSessions: 0 }); // sshd: no sessions at all on a connection
       onCleanUp(() => closed.stop());

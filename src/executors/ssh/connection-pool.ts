@@ -20,11 +20,12 @@ export interface Lease<C> {
   readonly connection: C;
   release(): void;
   /**
-   * The server refused the channel. With other channels open on the connection, that was its limit: the connection
-   * takes no more than those from now on, and true says to acquire again. False: the server refuses even one.
-   * Either way the lease is released.
+   * The server refused the channel: the channels open on the connection (the other commands', and the control
+   * channel's when `controlHere`) are its limit, so the connection takes that many less the one kept for control
+   * from now on. True says to acquire again; false that the limit leaves no channel for a command at all. Either way
+   * the lease is released.
    */
-  refused(): boolean;
+  refused(controlHere: boolean): boolean;
 }
 
 interface Entry<C> {
@@ -147,11 +148,10 @@ export class ConnectionPool<C extends PoolConnection> {
     const lease: Lease<C> = {
       connection,
       release,
-      refused: () => {
-        const others = entry.leases - 1;
-        if (others > 0) entry.sessionLimit = Math.min(entry.sessionLimit, others + CONTROL_CHANNELS);
+      refused: (controlHere) => {
+        entry.sessionLimit = Math.min(entry.sessionLimit, entry.leases - 1 + (controlHere ? CONTROL_CHANNELS : 0));
         release();
-        return others > 0;
+        return capacity(entry) > 0;
       },
     };
     this.settle(waiter, () => waiter.resolve(lease));

@@ -31,6 +31,8 @@ const DISPOSE_CLOSE_MS = 200;
 export class NodeLink {
   private readonly pool: ConnectionPool<NodeConnection>;
   private control: Promise<ControlChannel> | undefined;
+  /** The connection that carries (or is opening) the control channel. */
+  private controlConnection: NodeConnection | undefined;
   /** A connection opened outside the pool by dispose, only to kill orphans. */
   private spare: NodeConnection | undefined;
   /** Set when dispose starts: the error of commands that have not started yet. */
@@ -40,7 +42,7 @@ export class NodeLink {
   private readonly running = new Map<RemoteProcess, NodeConnection>();
 
   constructor(readonly name: string, private readonly node: SshNode, private readonly settings: ConnectSettings & PoolLimits) {
-    this.pool = new ConnectionPool(() => connectNode(name, node, settings), settings, () => void this.leftovers.clear());
+    this.pool = new ConnectionPool(() => connectNode(name, node, settings), settings, () => void this.connected());
   }
 
   /** Starts a command; resolves once its remote pid is known (RES-22, RES-23). */
@@ -98,7 +100,8 @@ export class NodeLink {
     } catch (error) {
       if (envFile !== undefined) void this.leftovers.removeEnvFile(envFile);
       if (error instanceof ChannelRefused) {
-        if (lease.refused()) return undefined; // that was the server's limit: wait for a channel within it
+        // That was the server's limit: wait for a channel within it.
+        if (lease.refused(this.controlConnection === connection)) return undefined;
         throw new ExecProcessError({ code: "node-channel-refused", param: "node", node: this.name, reason: error.message });
       }
       lease.release();
@@ -152,12 +155,20 @@ export class NodeLink {
     await this.leftovers.clear();
   }
 
+  /** A new connection: the control channel is opened at once if there is none, before commands fill the connection. */
+  private async connected(): Promise<void> {
+    await this.controlChannel().catch(() => undefined);
+    await this.leftovers.clear();
+  }
+
   private controlChannel(): Promise<ControlChannel> {
     if (this.control) return this.control;
     const opening = this.openControl();
     this.control = opening;
     const forget = (): void => {
-      if (this.control === opening) this.control = undefined;
+      if (this.control !== opening) return;
+      this.control = undefined;
+      this.controlConnection = undefined;
     };
     opening.then((control) => control.onClose(forget), forget);
     return opening;
@@ -167,6 +178,7 @@ export class NodeLink {
   private async openControl(): Promise<ControlChannel> {
     const connection = this.pool.openConnections()[0] ?? (this.spare?.closed === false ? this.spare : undefined);
     if (!connection) throw new Error(`no open connection to node "${this.name}"`);
+    this.controlConnection = connection;
     const control = await openControlChannel(connection.client);
     control.onClose(connection.onClose(() => control.close()));
     return control;
