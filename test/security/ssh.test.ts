@@ -93,10 +93,12 @@ describeSsh("the SSH executor under attack", () => {
       // One connection, sshd's 10 channels: the control channel and 9 commands; the other 3 wait, none fails.
       expect(await waitUntil(() => sleepers(marker) === 9, 10_000), `${sleepers(marker)} remote sleeps`).toBe(true);
       const first = await Promise.all(calls.slice(0, 9));
-      await Promise.all(first.slice(0, 3).map((result) => engine.process({ action: "kill", sessionId: sessionIdOf(result) }, ctx)));
+      const kill = (results: typeof first) =>
+        Promise.all(results.map((result) => engine.process({ action: "kill", sessionId: sessionIdOf(result) }, ctx)));
+      await kill(first.slice(0, 3));
       const rest = await Promise.all(calls.slice(9));
       expect(rest.map((result) => result.details.status)).toEqual(["running", "running", "running"]);
-      await Promise.all([...first.slice(3), ...rest].map((result) => engine.process({ action: "kill", sessionId: sessionIdOf(result) }, ctx)));
+      await kill([...first.slice(3), ...rest]);
       expect(await waitUntil(() => processesWith(marker).length === 0, 10_000), JSON.stringify(processesWith(marker))).toBe(true);
     });
 

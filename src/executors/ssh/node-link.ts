@@ -63,7 +63,9 @@ export class NodeLink {
     this.stopping = error;
     this.pool.stop(error);
     const running = [...this.running.keys()];
-    const killed = [...running.map((remote) => remote.kill("SIGKILL")), this.leftovers.clear(), ...running.map((remote) => remote.done)];
+    const killed = [
+      ...running.map((remote) => remote.kill("SIGKILL")), this.leftovers.clear(), ...running.map((remote) => remote.done),
+    ];
     await within(Promise.all(killed), Math.min(DISPOSE_KILL_WAIT_MS, deadline - DISPOSE_CLOSE_MS - Date.now()));
     const silent = new Set([...this.running].flatMap(([remote, connection]) => (remote.finished ? [] : [connection])));
     for (const connection of silent) connection.destroy(); // its commands become orphans (onLost)
