@@ -124,7 +124,7 @@ describe("ConnectionPool", () => {
   it("a channel refused beside the control channel: the connection keeps to the commands it has, and the command waits", async () => {
     const { pool } = poolOf(10, 1);
     const [first, second, third] = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
-    expect(third?.refused(true)).toBe(true); // the server's limit: 2 commands + control
+    expect(third?.refused(true)).toBe("now"); // the server's limit: 2 commands + control
     const retry = pool.acquire(undefined, true);
     expect(await settled(retry)).toBe(false);
     first?.release();
@@ -135,7 +135,7 @@ describe("ConnectionPool", () => {
   it("a channel refused with control elsewhere: the connection keeps one channel free for control", async () => {
     const { pool } = poolOf(10, 1);
     const [first, second, third] = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
-    expect(third?.refused(false)).toBe(true); // the server's limit: 2 channels, one of them kept for control
+    expect(third?.refused(false)).toBe("now"); // the server's limit: 2 channels, one of them kept for control
     const retry = pool.acquire(undefined, true);
     first?.release();
     expect(await settled(retry)).toBe(false);
@@ -143,9 +143,18 @@ describe("ConnectionPool", () => {
     expect((await retry).connection.id).toBe(1);
   });
 
+  it("a channel refused just after a command's channel closed is the server still counting it: try later, limit kept", async () => {
+    const { pool } = poolOf(4, 1);
+    const [first, , third] = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
+    first?.release();
+    expect(third?.refused(true)).toBe("later");
+    const leases = await Promise.all([pool.acquire(), pool.acquire()]);
+    expect(connectionIds(leases)).toEqual([1, 1]); // still 3 commands on the connection
+  });
+
   it.each([[false, 1], [true, 1], [false, 2]])("a refusal that leaves no channel for a command is final (control here: %s, open: %i)", async (controlHere, open) => {
     const { pool } = poolOf(3, 1);
     const leases = await Promise.all(Array.from({ length: open }, () => pool.acquire()));
-    expect(leases.at(-1)?.refused(controlHere)).toBe(false);
+    expect(leases.at(-1)?.refused(controlHere)).toBe("never");
   });
 });

@@ -20,13 +20,19 @@ export interface Lease<C> {
   readonly connection: C;
   release(): void;
   /**
-   * The server refused the channel: the channels open on the connection (the other commands', and the control
-   * channel's when `controlHere`) are its limit, so the connection takes that many less the one kept for control
-   * from now on. True says to acquire again; false that the limit leaves no channel for a command at all. Either way
-   * the lease is released.
+   * The server refused the channel; the lease is released. Shortly after a command of the connection ended, that
+   * is the server still counting it (sshd frees a session once it reaped its process): "later", acquire again after
+   * a pause. Otherwise the channels open on the connection (the other commands', and the control channel's when
+   * `controlHere`) are its limit, and the connection takes that many less the one kept for control from now on:
+   * "now", acquire again, or "never" when that leaves no channel for a command at all.
    */
-  refused(controlHere: boolean): boolean;
+  refused(controlHere: boolean): RefusalOutcome;
 }
+
+export type RefusalOutcome = "later" | "now" | "never";
+
+/** How long after a command's channel closed a refusal is taken for the server still counting that channel. */
+export const RECENT_RELEASE_MS = 1_000;
 
 interface Entry<C> {
   connection?: C;
@@ -34,6 +40,8 @@ interface Entry<C> {
   leases: number;
   sessionLimit: number;
   closed: boolean;
+  /** When a command's channel on this connection last closed (0: never). */
+  releasedAt: number;
 }
 
 interface Waiter<C> {
@@ -116,7 +124,7 @@ export class ConnectionPool<C extends PoolConnection> {
 
   private openEntry(): Entry<C> {
     const entry: Entry<C> = {
-      ready: this.connect(), leases: 0, sessionLimit: this.limits.maxSessionsPerConnection, closed: false,
+      ready: this.connect(), leases: 0, sessionLimit: this.limits.maxSessionsPerConnection, closed: false, releasedAt: 0,
     };
     this.entries.push(entry);
     entry.ready.then((connection) => {
@@ -139,7 +147,7 @@ export class ConnectionPool<C extends PoolConnection> {
     this.assigned.delete(waiter);
     if (waiter.settled) return; // aborted or stopped while the connection opened: its channel was given back then
     let released = false;
-    const release = (): void => {
+    const giveBack = (): void => {
       if (released) return;
       released = true;
       entry.leases -= 1;
@@ -147,11 +155,18 @@ export class ConnectionPool<C extends PoolConnection> {
     };
     const lease: Lease<C> = {
       connection,
-      release,
+      release: () => {
+        if (!released) entry.releasedAt = Date.now();
+        giveBack();
+      },
       refused: (controlHere) => {
+        if (Date.now() - entry.releasedAt < RECENT_RELEASE_MS) {
+          giveBack();
+          return "later";
+        }
         entry.sessionLimit = Math.min(entry.sessionLimit, entry.leases - 1 + (controlHere ? CONTROL_CHANNELS : 0));
-        release();
-        return capacity(entry) > 0;
+        giveBack();
+        return capacity(entry) > 0 ? "now" : "never";
       },
     };
     this.settle(waiter, () => waiter.resolve(lease));

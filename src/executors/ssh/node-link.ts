@@ -2,7 +2,7 @@
 // the commands running there, and the process groups left running by a lost connection, which are killed as soon
 // as the node is connected again.
 import type { PseudoTtyOptions } from "ssh2";
-import { ExecProcessError } from "../../engine/errors.js";
+import { abortError, ExecProcessError } from "../../engine/errors.js";
 import * as messages from "../../engine/messages.js";
 import { ConnectionPool, type Lease, type PoolLimits } from "./connection-pool.js";
 import { openControlChannel, type ControlChannel } from "./control-channel.js";
@@ -27,6 +27,9 @@ export interface CommandSpec {
 const DISPOSE_KILL_WAIT_MS = 1_000;
 /** Of dispose's grace: kept for closing the connections at the end. */
 const DISPOSE_CLOSE_MS = 200;
+/** First pause of a command whose channel the server refused while still counting a closed one; it doubles. */
+const REFUSED_RETRY_MS = 50;
+const REFUSED_RETRY_MAX_MS = 1_000;
 
 export class NodeLink {
   private readonly pool: ConnectionPool<NodeConnection>;
@@ -37,6 +40,7 @@ export class NodeLink {
   private spare: NodeConnection | undefined;
   /** Set when dispose starts: the error of commands that have not started yet. */
   private stopping: unknown;
+  private readonly stopped = new AbortController();
   private disposed = false;
   private readonly leftovers = new NodeLeftovers((line) => this.runControl(line));
   private readonly running = new Map<RemoteProcess, NodeConnection>();
@@ -47,11 +51,29 @@ export class NodeLink {
 
   /** Starts a command; resolves once its remote pid is known (RES-22, RES-23). */
   async spawn(spec: CommandSpec): Promise<RemoteProcess> {
-    for (let retry = false; ; retry = true) {
-      const lease = await this.pool.acquire(spec.signal, retry); // a refused command keeps its place in the queue
-      const started = await this.startOn(lease, spec);
-      if (started) return started;
+    for (let retry = 0; ; retry += 1) {
+      const lease = await this.pool.acquire(spec.signal, retry > 0); // a refused command keeps its place in the queue
+      const outcome = await this.startOn(lease, spec);
+      if (outcome === "later") await this.pause(Math.min(REFUSED_RETRY_MAX_MS, REFUSED_RETRY_MS * 2 ** retry), spec.signal);
+      else if (outcome !== "now") return outcome;
     }
+  }
+
+  /** Waits before a refused command tries again; ends early, failing, on abort or dispose. */
+  private pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stop = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", stop);
+        this.stopped.signal.removeEventListener("abort", stop);
+        if (signal?.aborted) reject(abortError());
+        else if (this.stopping !== undefined) reject(this.stopping);
+        else resolve();
+      };
+      const timer = setTimeout(stop, ms);
+      signal?.addEventListener("abort", stop, { once: true });
+      this.stopped.signal.addEventListener("abort", stop, { once: true });
+    });
   }
 
   /**
@@ -61,6 +83,7 @@ export class NodeLink {
    */
   async dispose(deadline: number, error: unknown): Promise<void> {
     this.stopping = error;
+    this.stopped.abort();
     this.pool.stop(error);
     const running = [...this.running.keys()];
     const killed = [
@@ -78,7 +101,8 @@ export class NodeLink {
     for (const connection of connections) connection.destroy();
   }
 
-  private async startOn(lease: Lease<NodeConnection>, spec: CommandSpec): Promise<RemoteProcess | undefined> {
+  /** Starts the command on the lease's connection, or says when to try again after the server refused the channel. */
+  private async startOn(lease: Lease<NodeConnection>, spec: CommandSpec): Promise<RemoteProcess | "now" | "later"> {
     const { connection } = lease;
     const marker = newMarker();
     let envFile: string | undefined;
@@ -102,8 +126,8 @@ export class NodeLink {
     } catch (error) {
       if (envFile !== undefined) void this.leftovers.removeEnvFile(envFile);
       if (error instanceof ChannelRefused) {
-        // That was the server's limit: wait for a channel within it.
-        if (lease.refused(this.controlConnection === connection)) return undefined;
+        const outcome = lease.refused(this.controlConnection === connection);
+        if (outcome !== "never") return outcome;
         throw new ExecProcessError({ code: "node-channel-refused", param: "node", node: this.name, reason: error.message });
       }
       lease.release();
