@@ -60,13 +60,19 @@ export type ErrorData =
   | { code: "unknown-node"; param: "node"; node: string | undefined; knownNodes: string[] }
   /** host "node": the connection or its session could not be opened. */
   | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
+  /** host "node": the connection is up but the server refused a channel (sshd MaxSessions, …). */
+  | { code: "node-channel-refused"; param: "node"; node: string; reason: string }
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
   | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
   /**
    * An embedder's option is out of range: `value` as text, the range `min` … `max` (`max` Infinity: no upper
    * bound). A delay's `max` is 2147483647 ms, the longest a Node.js timer waits (issue 20).
    */
-  | { code: "invalid-option"; owner: OptionOwner; option: OptionName; value: string; min: number; max: number };
+  | { code: "invalid-option"; owner: OptionOwner; option: OptionName; value: string; min: number; max: number }
+  /** createSshExecutor: a node's hostKey is empty or holds no public key. */
+  | { code: "node-misconfigured"; node: string; invalid: "hostKey"; value: string }
+  /** createSshExecutor: an executor option is out of its range. */
+  | { code: "executor-option-invalid"; option: string; expected: string; value: string };
 
 export type ErrorCode = ErrorData["code"];
 
@@ -127,9 +133,12 @@ export function describeError(data: ErrorData): string {
     case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
+    case "node-channel-refused": return messages.sshChannelRefused(data.node, data.reason);
     case "node-misconfigured":
+      if ("invalid" in data) return messages.nodeHostKeyInvalid(data.node, data.value);
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
-    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max);
+    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max)
+    case "executor-option-invalid": return messages.executorOptionInvalid(data.option, data.expected, data.value);
   }
 }
 

@@ -3,7 +3,8 @@
 // in a process group of its own; find and signal its processes; check the exec limits; pick the shell. Exported as
 // `langchain-exec-process/engine`; the bundled executors use the engine through this module and the engine entry
 // only, never through its internal modules.
-import type { CursorKeyMode } from "./key-encoder.js";
+import { abortError } from "./errors.js";
+import { EOF_CHAR, type CursorKeyMode } from "./key-encoder.js";
 import { execLimitError } from "./spawn/exec-limits.js";
 import type { ChildHandle, ChildSink, SpawnRequest, TerminationSignal } from "./spawn/child-handle.js";
 import { spawnWithPipes } from "./spawn/pipe-backend.js";
@@ -11,6 +12,7 @@ import { processGroupMembers, sendSignal, sessionMembers } from "./spawn/process
 import { spawnWithPty, terminalName } from "./spawn/pty-backend.js";
 import { selectShell, shellArgs } from "./spawn/shell.js";
 import { PTY_COLS, PTY_ROWS } from "./settings.js";
+import { validateTimerDelay } from "./timer-delay.js";
 
 /** What `spawnLocal` starts: `file` with `args`, then the command text as its last argument. */
 export type LocalSpawnRequest = SpawnRequest;
@@ -56,3 +58,12 @@ export { processGroupMembers };
 
 /** Live members of a session, with their parent pids. */
 export { sessionMembers };
+
+/** The end-of-input character a terminal session's `eof` writes (PTY-07): the terminal itself stays open. */
+export const TERMINAL_EOF = EOF_CHAR;
+
+/** The rejection of a call whose abort signal fired (EXEC-40), for an executor that stops waiting on abort. */
+export { abortError };
+
+/** A delay an embedder configured, checked to fit a Node.js timer (0 to 2147483647 ms), else an invalid-option error. */
+export { validateTimerDelay };

@@ -19,6 +19,7 @@ export type {
 export type { ExitReason, OutcomeStatus } from "./session.js";
 export type { SpawnFaults } from "./spawn/faults.js";
 export {
-  checkExecLimits, localShell, processGroupMembers, sessionMembers, signalProcess, spawnLocal, terminalName, TERMINAL_SIZE,
+  abortError, checkExecLimits, localShell, processGroupMembers, sessionMembers, signalProcess, spawnLocal, TERMINAL_EOF,
+  terminalName, TERMINAL_SIZE, validateTimerDelay,
 } from "./executor-kit.js";
 export type { CursorKeyMode, LocalProcess, LocalProcessSink, LocalSpawnRequest, TerminationSignal } from "./executor-kit.js";

@@ -202,13 +202,32 @@ export const unknownNode = (node: string | undefined, known: string[]): string =
   `: known nodes are ${known.length > 0 ? known.map((name) => `"${quoteInput(name)}"`).join(", ") : "(none)"}.`;
 export const sshConnectFailed = (node: string, reason: string): string =>
   `Could not connect to node "${quoteInput(node)}": ${reason}. Check the node's host, port and credentials.`;
-export const sshConnectionLost = (node: string): string =>
-  `\n[connection to node "${quoteInput(node)}" lost: the remote command's outcome is unknown]\n`;
+/** Issue 20: a dropped connection leaves the remote command running until the executor reaches the node again. */
+export const sshConnectionLost = (node: string, killable = true): string =>
+  `\n[connection to node "${quoteInput(node)}" lost: the remote command's outcome is unknown and it may still be running on the node` +
+  (killable
+    ? `; it is killed as soon as the executor is connected to "${quoteInput(node)}" again (any command there reconnects).`
+    : ": its process id was never reported, so it cannot be killed from here.") +
+  " Check its effects before running it again.]\n";
+export const sshChannelRefused = (node: string, reason: string): string =>
+  `Node "${quoteInput(node)}" refused a new SSH channel (${oneLine(reason)}): the server limits the sessions of a connection ` +
+  "(sshd MaxSessions, default 10). Set the executor's maxSessionsPerConnection at or below that limit, or raise MaxSessions on the node.";
+export const sshPidUnknown = (node: string, limitBytes: number): string =>
+  `\n[node "${quoteInput(node)}": the remote login shell printed more than ${limitBytes} bytes before the command started, so the ` +
+  "command's process id is unknown: kill and timeouts can only close its channel, which may leave it running]\n";
+export const nodeEnvNotDelivered = (node: string): string =>
+  `Could not store the command's environment on node "${quoteInput(node)}" (a private file in $TMPDIR or /tmp): command was not ` +
+  "executed. Check that the node's temporary directory is writable.";
+export const NODE_ENV_FILE_MISSING =
+  "the environment prepared for this command is missing on this node ($TMPDIR differs between sessions?): command was not executed.";
 export const nodeWorkdirMissing = (cwd: string): string => `workdir "${quoteInput(cwd)}" does not exist on this node.`;
 export const nodeHostKeyRequired = (node: string): string =>
   `SSH node "${quoteInput(node)}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
 export const nodeAuthRequired = (node: string): string =>
   `SSH node "${quoteInput(node)}" needs one of privateKey, password or agent to authenticate.`;
+export const nodeHostKeyInvalid = (node: string, value: string): string =>
+  `SSH node "${quoteInput(node)}": hostKey "${oneLine(value)}" holds no public key. Give the server's key as a known_hosts line ` +
+  '("[host]:port ssh-ed25519 AAAA…") or as in a .pub file ("ssh-ed25519 AAAA…"), e.g. from ssh-keyscan.';
 
 // ---- embedder options (ours, issue 20) ----
 export const invalidOption = (owner: string, option: string, value: string, min: number, max: number): string =>
@@ -216,3 +235,10 @@ export const invalidOption = (owner: string, option: string, value: string, min:
     ? `${owner}: ${option} must be a number ≥ ${min}, or Infinity (got ${quoteInput(value)}).`
     : `${owner}: ${option} must be a number of milliseconds from ${min} to ${max} (got ${quoteInput(value)}); ` +
       `${max} ms (about 24.8 days) is the longest delay a Node.js timer can wait.`;
+export const executorOptionInvalid = (option: string, expected: string, value: string): string =>
+  `createSshExecutor: ${option} must be ${expected}, got "${oneLine(value)}".`;
+
+/** An input quoted on one line: runs of whitespace as one space, then at most about 100 characters (quoteInput). */
+function oneLine(text: string): string {
+  return quoteInput(text.replace(/\s+/g, " ").trim());
+}

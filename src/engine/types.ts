@@ -96,6 +96,8 @@ export interface ExecutorSpawnRequest {
   node?: string;
   elevated: boolean;
   scopeKey: string;
+  /** The call's abort signal: an executor that makes the command wait (a free SSH channel) stops waiting on abort. */
+  signal?: AbortSignal;
 }
 export interface ExecutorProcess {
   pid?: number;

@@ -125,6 +125,11 @@ describe("describeError", () => {
       "wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got 3000000000); 2147483647 ms (about 24.8 days) is the longest delay a Node.js timer can wait."],
     [{ code: "invalid-option", owner: "wakeOnExit", option: "maxRunsPerMinute", value: "0", min: 1, max: Infinity },
       "wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got 0)."],
+    [{ code: "node-misconfigured", node: "a", invalid: "hostKey", value: "" }, messages.nodeHostKeyInvalid("a", "")],
+    [{ code: "node-channel-refused", param: "node", node: "build", reason: "Channel open failure: open failed" },
+      messages.sshChannelRefused("build", "Channel open failure: open failed")],
+    [{ code: "executor-option-invalid", option: "maxConnections", expected: "an integer of at least 1", value: "0" },
+      'createSshExecutor: maxConnections must be an integer of at least 1, got "0".'],
   ])("writes the pinned text of %j", (data, text) => {
     expect(describeError(data)).toBe(text);
     expect(new ExecProcessError(data).message).toBe(text);

@@ -27,7 +27,9 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   if (!processToolAvailable && call.continuationRequested) warnings.push(messages.SYNC_MODE_WARNING); // EXEC-43
   // RES-24: a spawn that fails leaves no record, and the id is released.
   await session.start(async (sink) => {
-    const started = await spawnCommand({ call, cwd: workdir.cwd, envOverrides: env.overrides, scopeKey: ctx.scopeKey, engine, session }, sink);
+    const started = await spawnCommand({
+      call, cwd: workdir.cwd, envOverrides: env.overrides, scopeKey: ctx.scopeKey, signal: ctx.signal, engine, session,
+    }, sink);
     warnings.push(...started.warnings);
     return started.child;
   });
@@ -45,6 +47,8 @@ interface CommandStart {
   cwd: string;
   envOverrides: Record<string, string>;
   scopeKey: string;
+  /** The call's abort signal, for an executor that makes the command wait (a free SSH channel). */
+  signal: AbortSignal | undefined;
   engine: EngineContext;
   /** Marks a local command's environment (session-marker.ts). */
   session: Pick<Session, "markedEnvironment">;
@@ -52,12 +56,12 @@ interface CommandStart {
 
 /** Spawns through the executor of the call, or locally over a PTY or pipes; returns the child and its warnings. */
 async function spawnCommand(start: CommandStart, sink: ChildSink): Promise<{ child: ChildHandle; warnings: string[] }> {
-  const { call, cwd, envOverrides, scopeKey, engine } = start;
+  const { call, cwd, envOverrides, scopeKey, signal, engine } = start;
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
   if (call.executor) {
     const request: ExecutorSpawnRequest = {
       command: call.command, cwd, defaultCwd: engine.cwd, env, envOverrides, pty: call.pty, elevated: call.elevated, scopeKey,
-      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}),
+      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}), ...(signal ? { signal } : {}),
     };
     return { child: await spawnWithExecutor(call.executor.instance, request, sink), warnings: [] };
   }
