@@ -46,8 +46,9 @@ export function supervisorArgs(checks: readonly MountCheck[], nodeOptions: strin
 
 // The launch wrapper runs on the host, before bubblewrap: it opens the control FIFO as fd 3 and the seccomp program
 // as fd 4 (node-pty cannot pass extra descriptors), then becomes bubblewrap (same pid: the session leader the engine
-// signals). `3>` waits for a reader, and the host's reading end is open before the wrapper starts.
-const LAUNCH_WRAPPER = 'exec 3>"$0" || exit 125; if [ -n "$1" ]; then exec 4<"$1" || exit 125; fi; shift; exec "$@"';
+// signals). `3>` waits for a reader, and the host's reading end is open before the wrapper starts. `command exec`: a
+// failed redirection of the special built-in `exec` would end a POSIX sh at once with status 2, not 125.
+const LAUNCH_WRAPPER = 'command exec 3>"$0" || exit 125; if [ -n "$1" ]; then command exec 4<"$1" || exit 125; fi; shift; exec "$@"';
 
 /** File descriptor bubblewrap reads the seccomp program from (`--seccomp 4`). */
 export const SECCOMP_FD = 4;
