@@ -51,44 +51,17 @@ type Phase =
     endedAt: number; outputHolders: readonly number[];
   };
 
-/** What the readers of a session (results, list, log, notices, the registry) may see of it. */
-export interface SessionView {
-  readonly id: string;
-  readonly seq: number;
-  readonly command: string;
-  readonly name: string | undefined;
-  readonly scopeKey: string;
-  readonly cwd: string;
-  readonly startedAt: number;
-  readonly output: OutputView;
-  readonly state: SessionState;
-  readonly visibility: Visibility;
-  readonly pid: number | undefined;
-  readonly pty: boolean;
-  readonly exitCode: number | null;
-  readonly exitSignal: string | null;
-  readonly exitReason: ExitReason;
-  readonly endedAt: number | undefined;
-  readonly expiresAt: number | undefined;
-  readonly lastOutputAt: number;
-  readonly outputHolders: readonly number[];
-  readonly cursorKeyMode: CursorKeyMode;
-  readonly addressable: boolean;
-  readonly backgrounded: boolean;
-  readonly listed: boolean;
-  readonly announcesExit: boolean;
-  readonly stdinWritable: boolean;
-  readonly stoppable: boolean;
-  readonly confirmedStop: boolean;
-  readonly timedOut: boolean;
-  readonly outcomeStatus: OutcomeStatus;
-  idleMs(now?: number): number;
-}
+/** What the readers of a session (results, list, log, notices) may see of it: its facts, none of its intents. */
+export type SessionView = Pick<Session,
+  | "id" | "seq" | "command" | "name" | "scopeKey" | "cwd" | "startedAt" | "output" | "state" | "visibility" | "pid" | "pty"
+  | "exitCode" | "exitSignal" | "exitReason" | "endedAt" | "expiresAt" | "lastOutputAt" | "outputHolders" | "cursorKeyMode"
+  | "addressable" | "backgrounded" | "listed" | "announcesExit" | "stdinWritable" | "stoppable" | "confirmedStop"
+  | "timedOut" | "outcomeStatus" | "idleMs">;
 
 /** Starts the session's process, reporting its events to `sink`; a plain value attaches at once. */
 export type SpawnFor = (sink: ChildSink) => Promise<ChildHandle> | ChildHandle;
 
-export class Session implements SessionView {
+export class Session {
   readonly id: string;
   /** Registration order, the tie-breaker of list ordering (LIST-02). */
   readonly seq: number;
