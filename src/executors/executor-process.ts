@@ -1,7 +1,7 @@
 // An ExecutorProcess whose events may start before the engine subscribes: output and exit are queued, then
 // delivered on a later turn of the event loop, after the engine attached the process to its session (so terminal
 // output is inspected as terminal output, INPUT-16).
-import type { ExecutorProcess } from "../engine/types.js";
+import type { ExecutorProcess } from "../engine/index.js";
 
 type OutputListener = (stream: "stdout" | "stderr", chunk: string | Uint8Array) => void;
 type ExitListener = (code: number | null, signal: string | null) => void;

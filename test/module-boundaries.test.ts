@@ -1,5 +1,7 @@
-// No module of src/ reaches itself through its imports, type-only imports included (issue 24: outcome ↔ session,
-// normalize-process ↔ poll-action were such circles). A circle means two modules own one concept between them.
+// Boundaries between the modules of src/ (issue 24). No module reaches itself through its imports, type-only imports
+// included (outcome ↔ session, normalize-process ↔ poll-action were such circles): a circle means two modules own
+// one concept between them. The executors use the engine through its public entry (and the messages module, where
+// every text lives) only, as an executor written outside this package would.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { expect, it } from "vitest";
@@ -53,4 +55,16 @@ it("finds the circles of a graph that has them (the check can fail)", () => {
   const graph = new Map([["a", ["b"]], ["b", ["c", "a"]], ["c", ["c"]], ["d", ["a"]]]);
   expect(cyclesOf(graph)).toEqual([["c", "c"], ["a", "b", "a"]]);
   expect(cyclesOf(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+});
+
+/** The engine modules an executor may import: the engine entry (executor kit included) and the texts. */
+const ENGINE_FOR_EXECUTORS = new Set(["engine/index.ts", "engine/messages.ts"]);
+
+it("the executors import the engine only through its entry and the messages module", () => {
+  const executors = modules(join(SRC, "executors"));
+  const reached = executors.flatMap((file) => importsOf(file)
+    .map((target) => relative(SRC, target))
+    .filter((target) => target.startsWith("engine/") && !ENGINE_FOR_EXECUTORS.has(target))
+    .map((target) => `${relative(SRC, file)} → ${target}`));
+  expect(reached).toEqual([]);
 });
