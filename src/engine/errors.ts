@@ -47,7 +47,15 @@ export type ErrorData =
   /** host "node": the connection or its session could not be opened. */
   | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
-  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" };
+  | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
+  /** MCP server: the client called a tool the server does not offer (`tools`: the ones it does). */
+  | { code: "unknown-tool"; tool: string; tools: string[] }
+  /** MCP server: a tool call failed in a way no other code describes; the details go to the server's log only. */
+  | { code: "tool-call-failed" }
+  /** MCP server: a command-line flag, its environment variable or a file it names is unusable. */
+  | { code: "invalid-server-option"; option: string; expected: string; value: string }
+  /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
+  | { code: "http-request-refused"; reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required" };
 
 export type ErrorCode = ErrorData["code"];
 
@@ -104,6 +112,10 @@ export function describeError(data: ErrorData): string {
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
     case "node-misconfigured":
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
+    case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
+    case "tool-call-failed": return messages.TOOL_CALL_FAILED;
+    case "invalid-server-option": return messages.invalidServerOption(data.option, data.expected, data.value);
+    case "http-request-refused": return messages.httpRequestRefused(data.reason);
   }
 }
 

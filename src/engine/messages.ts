@@ -146,3 +146,26 @@ export const nodeHostKeyRequired = (node: string): string =>
   `SSH node "${node}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
 export const nodeAuthRequired = (node: string): string =>
   `SSH node "${node}" needs one of privateKey, password or agent to authenticate.`;
+
+// ---- MCP server, exec-process-mcp (issue 22) ----
+export const unknownTool = (tool: string, tools: string[]): string =>
+  `Unknown tool "${tool}": this server offers ${tools.join(" and ")}. Call one of them.`;
+export const TOOL_CALL_FAILED =
+  "The tool call failed inside the exec-process server; the server's log has the details. Try the call again; if it fails the same way, use another command.";
+export const invalidServerOption = (option: string, expected: string, value: string): string =>
+  `${option} expects ${expected} (got "${value}").`;
+/** Why an HTTP request was refused before it reached an MCP session. */
+export const httpRequestRefused = (reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required"): string => {
+  switch (reason) {
+    case "foreign-origin":
+      return "Forbidden: requests from this Origin are refused (DNS-rebinding protection). Start the server with --allow-origin <origin> to admit a browser client.";
+    case "foreign-host":
+      return "Forbidden: the Host header names neither this server's address nor localhost (DNS-rebinding protection).";
+    case "token-required":
+      return "Unauthorized: send the server's token as Authorization: Bearer <token> (--token or EXEC_PROCESS_MCP_TOKEN).";
+    case "session-unknown":
+      return "Not found: no MCP session has this Mcp-Session-Id (it ended or timed out); send a new initialize request without one.";
+    case "session-required":
+      return "Bad request: send initialize first, then every request with the Mcp-Session-Id header the server returned.";
+  }
+};
