@@ -40,8 +40,9 @@ export async function main(argv: string[]): Promise<number> {
   };
   if (!options.sandbox) log(`no sandbox: commands run as this user, in ${options.cwd} (see --sandbox)`);
   const stop = await start(settings, options);
+  // Listeners stay for the whole stop: while one is there, the engine's own signal handler leaves the exit to us.
   const signalled = new Promise<string>((resolve) => {
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve(signal));
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => resolve(signal));
   });
   const why = await Promise.race([stop.ended, signalled]);
   if (why) log(`${why}: ending every session`);
