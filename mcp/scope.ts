@@ -51,18 +51,26 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
   const tools = new Map(toolkit.getTools().map((tool) => [tool.name, tool]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map(describeTool) }));
   let calls = 0;
+  /** Calls in flight: a close answers them (a foreground command ends as failed) before the connection goes. */
+  const inFlight = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const tool = tools.get(name);
-    const result = tool
-      ? await invoke(tool, settings.sandboxed ? toSandbox(args) : args, `mcp-call-${(calls += 1)}`, extra, settings.log)
-      : toolError(new ExecProcessError({ code: "unknown-tool", tool: name, tools: [...tools.keys()] }).message);
-    return settings.eventsInResults ? withExitEvents(toolkit, result) : result;
+    const call = (async () => {
+      const result = tool
+        ? await invoke(tool, settings.sandboxed ? toSandbox(args) : args, `mcp-call-${(calls += 1)}`, extra, settings.log)
+        : toolError(new ExecProcessError({ code: "unknown-tool", tool: name, tools: [...tools.keys()] }).message);
+      return settings.eventsInResults ? withExitEvents(toolkit, result) : result;
+    })();
+    inFlight.add(call);
+    return call.finally(() => inFlight.delete(call));
   });
   return {
     scopeKey, server, engine,
     async close() {
       await engine.dispose();
+      await Promise.allSettled([...inFlight]);
+      await new Promise((resolve) => setImmediate(resolve)); // the answers are written before the connection closes
       await server?.close();
     },
   };

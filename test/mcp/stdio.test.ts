@@ -113,6 +113,19 @@ describe("exit events", () => {
     expect(texts(after)).toEqual(["after"]);
   });
 
+  it("leaves out of the next result the event of a session whose exit a poll reported (NOTIFY-13)", async () => {
+    const { client, noticeContaining } = await server();
+    const started = await call(client, "exec", { command: "sleep 0.3; echo reported-by-poll", background: true });
+    const sessionId = started.structuredContent!["sessionId"] as string;
+    let polled = await call(client, "process", { action: "poll", sessionId, timeout: 20_000 });
+    for (let polls = 1; polled.structuredContent!["status"] === "running" && polls < 10; polls += 1) {
+      polled = await call(client, "process", { action: "poll", sessionId, timeout: 20_000 });
+    }
+    expect(polled.structuredContent).toMatchObject({ status: "completed", exitCode: 0 });
+    await noticeContaining("reported-by-poll"); // the notification went out when the event was queued
+    expect(texts(await call(client, "exec", { command: "echo next" }))).toEqual(["next"]);
+  });
+
   it("sends the notification but leaves results alone with --no-events-in-results", async () => {
     const { client, noticeContaining } = await server(["--no-events-in-results"]);
     await call(client, "exec", { command: "echo quiet-event", background: true });
