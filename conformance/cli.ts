@@ -10,7 +10,7 @@ import { adapterNameFromEnvironment } from "./load-adapter.js";
 import { renderChapterSummary } from "./report/chapter-summary.js";
 import { headlineSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
-import { DEFAULT_CALL_TIMEOUT_MS } from "./load-adapter.js";
+import { DEFAULT_CALL_TIMEOUT_MS, TIMER_MAX_MS } from "./load-adapter.js";
 import catalog from "./catalog/rules.json" with { type: "json" };
 import type { RuleEntry } from "./catalog/spec-rules.js";
 import { readDivergences, type Divergences } from "./report/divergences.js";
@@ -100,8 +100,8 @@ export function parseCli(argv: string[]): CliOptions {
   const options: CliOptions = {
     level,
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
-    callTimeoutMs: positiveInteger("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
-    toleranceMs: positiveInteger("--tolerance", values.tolerance ?? "500"),
+    callTimeoutMs: delayMs("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
+    toleranceMs: delayMs("--tolerance", values.tolerance ?? "500"),
     retry: values.retry === undefined ? 0 : positiveInteger("--retry", values.retry),
     reuse: values.reuse === true,
   };
@@ -118,6 +118,15 @@ export function parseCli(argv: string[]): CliOptions {
 function positiveInteger(flag: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number of at least 1 (got "${value}").`);
+  return n;
+}
+
+/** A number of ms that reaches a timer: at most TIMER_MAX_MS, since a longer timer fires after 1 ms. */
+function delayMs(flag: string, value: string): number {
+  const n = positiveInteger(flag, value);
+  if (n > TIMER_MAX_MS) {
+    throw new Error(`${flag} takes at most ${TIMER_MAX_MS} ms (about 24.8 days), the longest delay a Node.js timer can wait (got "${value}").`);
+  }
   return n;
 }
 

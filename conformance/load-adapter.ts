@@ -8,6 +8,8 @@ import { mcpAdapterName } from "./adapters/mcp-adapter-name.js";
 
 /** Per-request timeout of stdio implementations when CONFORMANCE_CALL_TIMEOUT_MS is not set. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** The longest delay a Node.js timer waits: a longer one fires after 1 ms, so a timeout above it is refused. */
+export const TIMER_MAX_MS = 2_147_483_647;
 
 /**
  * CONFORMANCE_ADAPTER: a module whose default export is an AdapterFactory. CONFORMANCE_COMMAND: a stdio program
@@ -59,8 +61,8 @@ export async function adapterNameFromEnvironment(env: NodeJS.ProcessEnv = proces
 function parseTimeout(value: string | undefined): number {
   if (value === undefined || value === "") return DEFAULT_CALL_TIMEOUT_MS;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1) {
-    throw new Error(`CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms, at least 1 (got "${value}").`);
+  if (!Number.isInteger(ms) || ms < 1 || ms > TIMER_MAX_MS) {
+    throw new Error(`CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms from 1 to ${TIMER_MAX_MS} (got "${value}").`);
   }
   return ms;
 }

@@ -749,6 +749,28 @@ Feature: exec parameters, validation and spawning
         | ~/missing           |
         | <cwd>/missing/inner |
 
+    # Upstream 2026.9.6 echoes the workdir whole, a 64 KB one too; the reference quotes a workdir of more than 100
+    # characters by its first 80, an ellipsis and its length, as every text that echoes an input (docs/UPSTREAM.md).
+    # details.cwd keeps the whole value.
+    @reference
+    Scenario Outline: an unavailable workdir of <length> characters is named <how>
+      When exec is called with '{"command": "touch <cwd>/made", "workdir": "<workdir>"}'
+      Then the status is "failed"
+      And the text is exactly:
+        """
+        workdir "<shown>" is unavailable or not a directory: command was not executed. workdir is treated as a literal path; shell expansions such as "~" are not applied. Use an existing directory, omit an explicit workdir to use the default cwd, or update the configured default cwd.
+        """
+      And the details contain:
+        """
+        {"status": "failed", "cwd": "<workdir>"}
+        """
+      And the working directory has no file "made"
+
+      Examples:
+        | length | how                                        | workdir | shown |
+        | 100    | whole                                      | missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/miss | missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/miss |
+        | 101    | by its first 80 characters and its length  | missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missi | missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-dir/missing-… (101 chars) |
+
   @EXEC-24
   Rule: background true backgrounds at once and ignores yieldMs; background false is like omitting it
 

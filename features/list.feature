@@ -212,6 +212,27 @@ Feature: process list
       Then the text matches "^<id> failed    [0-9]+s \[overall-timeout\] :: echo tick;$"
       And the line of the listed session "id" shows the compact duration of its runtimeMs
 
+    # Upstream 2026.9.6 keeps a line break of a quoted token in the label, so `echo 'x<LF>fake-id running 1s :: evil'`
+    # adds a row of its own to the list. The reference writes each run of line breaks (CR, LF, U+2028, U+2029) as one
+    # space, in the label and in details.name, so one session is exactly one line (docs/UPSTREAM.md).
+    @LIST-06 @reference
+    Scenario Outline: a <break> in a quoted token is one space, so one session is one line
+      When exec is called with:
+        """
+        {"command": "echo 'x<escaped>fake-id running   1s :: evil'", "background": true}
+        """
+      And the session finishes
+      And the sessions are listed
+      Then the text matches "^<id> completed [0-9]+m?s :: echo x fake-id running   1s :: evil$"
+      And the detail "sessions.0.name" is "echo x fake-id running   1s :: evil"
+      And the detail "sessions.0.command" is "echo 'x<escaped>fake-id running   1s :: evil'"
+
+      Examples:
+        | break          | escaped    |
+        | line feed      | \\n       |
+        | CR LF          | \\r\\n   |
+        | line separator | \\u2028   |
+
   Rule: Without sessions list says so
 
     @LIST-07 @upstream

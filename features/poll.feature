@@ -30,6 +30,18 @@ Feature: process poll
         """
       And the call took at most 100 ms
 
+    # Upstream 2026.9.6 echoes an id whole, a 1 MB one too; the reference quotes an id of more than 100 characters by
+    # its first 80, an ellipsis and its length, as every text that echoes an input (docs/UPSTREAM.md).
+    @POLL-02 @reference
+    Scenario Outline: an unknown id of <length> characters is named <how>
+      When process is called with '{"action": "poll", "sessionId": "<session>"}'
+      Then the text is "No session found for <shown>"
+
+      Examples:
+        | length | how                                        | session | shown |
+        | 100    | whole                                      | lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-luck | lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-luck |
+        | 101    | by its first 80 characters and its length  | lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky | lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-otter-lucky-ot… (101 chars) |
+
     @POLL-02 @upstream
     Scenario: a session of another scope is not found
       When exec is called in scope "alpha" with '{"command": "echo hi; sleep 30", "background": true}'

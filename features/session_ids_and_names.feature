@@ -45,14 +45,14 @@ Feature: Session ids and derived session names
     @upstream
     Scenario: a poll waiting on a removed session never reports a newer session
       When exec runs "trap '' TERM; sleep 3" in the background
-      And the session id is remembered as "H"
-      And process is started as "wait" with '{"action": "poll", "sessionId": "<H>", "timeout": 3000}'
+      And the session id is remembered as "HIDDEN"
+      And process is started as "wait" with '{"action": "poll", "sessionId": "<HIDDEN>", "timeout": 3000}'
       And 200 ms pass
-      And process is called with '{"action": "remove", "sessionId": "<H>"}'
+      And process is called with '{"action": "remove", "sessionId": "<HIDDEN>"}'
       And 30 background sessions run "true"
       And the started call "wait" returns
-      Then the text is "No session found for <H>"
-      And no series session has the id remembered as "H"
+      Then the text is "No session found for <HIDDEN>"
+      And no series session has the id remembered as "HIDDEN"
 
   @NAME-01
   Rule: Each session has a derived name of the command's verb and target

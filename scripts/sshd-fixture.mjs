@@ -47,8 +47,32 @@ function accepts(port) {
   });
 }
 
-/** Starts sshd; resolves to { host, port, username, privateKey, hostKey, dir, stop() }. */
-export async function startSshd() {
+/**
+ * A login whose startup prints, as a .bashrc banner or a conda/nvm line does: every session runs through a forced
+ * command that execs bash with BASH_ENV set, so bash prints `stdout` and `stderr` and then waits `delayMs` (with the
+ * session's command line in its argv, as a slow .bashrc would) before it runs the command. It works the same for
+ * any user and login shell.
+ */
+function writeLoginStartup(dir, { stdout = "", stderr = "", delayMs = 0 }) {
+  writeFileSync(join(dir, "banner.out"), stdout);
+  writeFileSync(join(dir, "banner.err"), stderr);
+  writeFileSync(join(dir, "startup.bash"), [
+    "unset BASH_ENV",
+    `cat ${join(dir, "banner.out")}`,
+    `cat ${join(dir, "banner.err")} >&2`,
+    ...(delayMs > 0 ? [`sleep ${(delayMs / 1000).toFixed(3)}`] : []),
+  ].join("\n") + "\n");
+  const login = join(dir, "login.sh");
+  writeFileSync(login, `#!/bin/sh\nBASH_ENV=${join(dir, "startup.bash")} exec /bin/bash -c "$SSH_ORIGINAL_COMMAND"\n`, { mode: 0o755 });
+  return login;
+}
+
+/**
+ * Starts sshd; resolves to { host, port, username, privateKey, hostKey, dir, stop() }. Options: `maxSessions`
+ * (channels per connection; default 100, sshd's own default is 10) and `loginStartup` ({ stdout, stderr, delayMs }:
+ * what the login prints before every command, see writeLoginStartup).
+ */
+export async function startSshd({ maxSessions = 100, loginStartup } = {}) {
   const reason = sshdUnavailableReason();
   if (reason) throw new Error(reason);
   if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
@@ -60,10 +84,11 @@ export async function startSshd() {
   const config = [
     `Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `PidFile ${join(dir, "sshd.pid")}`,
     `AuthorizedKeysFile ${join(dir, "authorized_keys")}`, "PermitRootLogin prohibit-password", "PasswordAuthentication no",
-    "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", "MaxSessions 100", "MaxStartups 100:30:200",
+    "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", `MaxSessions ${maxSessions}`, "MaxStartups 100:30:200",
     "LogLevel ERROR", "PrintMotd no", "ClientAliveInterval 0",
     // bash sources ~/.bashrc for a command run by sshd unless SHLVL says it is nested: keep the tests free of that noise.
     "SetEnv SHLVL=1",
+    ...(loginStartup ? [`ForceCommand exec ${writeLoginStartup(dir, loginStartup)}`] : []),
   ].join("\n");
   writeFileSync(join(dir, "sshd_config"), `${config}\n`);
   const child = spawn(SSHD, ["-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
@@ -83,6 +108,21 @@ export async function startSshd() {
     host: "127.0.0.1", port, username: userInfo().username, dir,
     privateKey: readFileSync(join(dir, "user_key"), "utf8"),
     hostKey: readFileSync(join(dir, "host_key.pub"), "utf8").trim(),
+    /**
+     * Why this sshd cannot give a session a terminal, or undefined when it can (asked with the OpenSSH client). sshd
+     * run by a plain user hands the pty to group tty itself, which fails unless /dev/pts is mounted with gid=5 or the
+     * user is in group tty.
+     */
+    terminalUnavailableReason() {
+      const result = spawnSync("ssh", [
+        "-F", "/dev/null", "-tt", "-i", join(dir, "user_key"), "-p", String(port), "-o", "BatchMode=yes",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        `${userInfo().username}@127.0.0.1`, "true",
+      ], { encoding: "utf8", timeout: START_TIMEOUT_MS });
+      if (result.status === 0) return undefined;
+      const why = (result.stderr ?? "").trim().split("\n").at(-1) || `ssh exited with ${result.status}`;
+      return `sshd run by ${userInfo().username} cannot allocate a terminal here (${why})`;
+    },
     /** Ends the listener; sessions that are still open end with it (sshd -D runs them as its children). */
     async stop() {
       child.kill("SIGTERM");

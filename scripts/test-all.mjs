@@ -95,8 +95,18 @@ const built = await buildRun;
 const lateRuns = [stdioRun, ...mcpRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
 const unitRun = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+// Issue 20: the attacks on the executors (test/security) again as a plain user; the unit run is root's in CI. Started
+// once the unit tests are done, so that the two runs of the same attacks do not load the machine at once.
+const securityDir = join(reports, "security-unprivileged");
+const securityRun = unitRun.then(() => run("security tests (unprivileged)", "node", [
+  "scripts/as-unprivileged.mjs", "--out", securityDir, "--", "./node_modules/.bin/vitest", "run", "test/security",
+  "--reporter=default", "--reporter=json", "--outputFile.json={out}/vitest.json",
+]));
 const typed = await run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]);
 count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
+// Issue 24: type-aware lint (eslint.config.mjs); one check, failed by any finding.
+const linted = await run("lint", "npx", ["eslint", "--max-warnings", "0", "."]);
+count("lint", linted ? 1 : 0, linted ? 0 : 1);
 count("build", built ? 1 : 0, built ? 0 : 1);
 async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]) {
   const dir = join(reports, label.replace(/\W+/g, "-"));
@@ -113,11 +123,13 @@ async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]
 const [inProcess, ...throughHost] = await Promise.all(earlyRuns);
 const results = [inProcess, ...(await Promise.all(lateRuns)), ...throughHost];
 const unitOk = await unitRun;
-if (existsSync(vitestJson)) {
-  const report = JSON.parse(readFileSync(vitestJson, "utf8"));
-  count("unit tests", report.numPassedTests, report.numFailedTests + (unitOk || report.numFailedTests > 0 ? 0 : 1));
-} else {
-  count("unit tests", 0, 1);
+countVitest("unit tests", unitOk, vitestJson);
+countVitest("security tests (unprivileged)", await securityRun, join(securityDir, "vitest.json"));
+
+function countVitest(label, ok, file) {
+  if (!existsSync(file)) return count(label, 0, 1);
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  count(label, report.numPassedTests, report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1));
 }
 for (const { label, dir, log, ok } of results) {
   const junit = join(dir, "junit.xml");

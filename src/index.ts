@@ -5,6 +5,7 @@ export { ExecTool, ProcessTool } from "./langchain/tools.js";
 export { execSchema, execSyncSchema, processSchema } from "./langchain/schemas.js";
 export type { ExecInput, ProcessInput } from "./langchain/schemas.js";
 export * from "./engine/index.js";
+export * from "./executors/index.js";
 export { createExecTools } from "./langchain/create-exec-tools.js";
 export type { CreateExecToolsOptions, ExecTools } from "./langchain/create-exec-tools.js";
 export { createExitEventMiddleware, createExitEventNode } from "./langchain/exit-events.js";

@@ -76,7 +76,11 @@ When("the started call {string} returns", async function (this: ConformanceWorld
   await awaitNamed(this, name);
 });
 
+// Names the placeholders already stand for: remembered under one of them, an id would never be substituted.
+const RESERVED_NAMES = new Set(["G", "H", "id", "id8", "cwd", "home"]);
+
 When("the session id is remembered as {string}", function (this: ConformanceWorld, name: string) {
+  if (RESERVED_NAMES.has(name)) throw new Error(`"${name}" is a placeholder of its own (<${name}>); remember the id under another name.`);
   this.vars.set(name, this.sessionId());
 });
 

@@ -9,7 +9,7 @@ import type {
 } from "../adapter.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
 import {
-  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine, type SpawnFaults,
+  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SpawnFaults,
 } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";

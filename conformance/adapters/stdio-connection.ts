@@ -2,6 +2,7 @@
 // every way the conversation can go wrong (timeout, malformed line, crash, error answer) into a StdioProtocolError
 // that names what happened and carries the tail of the implementation's stderr. Nothing here can hang.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { LineReader } from "./line-reader.js";
 import { STDERR_TAIL_BYTES, StdioProtocolError, type ProtocolFailure } from "./stdio-error.js";
 import { encodeLine, parseResponse, type Method, type ParamsOf, type ResultOf } from "./stdio-protocol.js";
 
@@ -33,7 +34,8 @@ export class StdioConnection {
   readonly #abandoned = new Set<number>();
   readonly #exited: Promise<ExitInfo>;
   #stderr = Buffer.alloc(0);
-  #stdout = "";
+  /** Splits the implementation's stdout into answer lines, in linear time however long a line is. */
+  readonly #stdout = new LineReader({ onLine: (line) => this.#readLine(line) });
   #nextId = 1;
   /** Set once the conversation is over; every later request fails with it. */
   #broken: StdioProtocolError | undefined;
@@ -50,8 +52,7 @@ export class StdioConnection {
       cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"],
     });
     this.#child.stdin.on("error", () => {}); // EPIPE after a crash: reported through the exit instead
-    this.#child.stdout.setEncoding("utf8");
-    this.#child.stdout.on("data", (chunk: string) => this.#readStdout(chunk));
+    this.#child.stdout.on("data", (chunk: Buffer) => this.#stdout.push(chunk));
     this.#child.stderr.on("data", (chunk: Buffer) => {
       const joined = Buffer.concat([this.#stderr, chunk]);
       this.#stderr = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
@@ -163,14 +164,9 @@ export class StdioConnection {
     pending.reject(this.error("timeout", `did not answer "${pending.method}" (request ${id}) within ${this.#options.timeoutMs} ms (the kit's --call-timeout).`));
   }
 
-  #readStdout(chunk: string): void {
-    this.#stdout += chunk;
-    let newline: number;
-    while (!this.#broken && !this.#failing && (newline = this.#stdout.indexOf("\n")) >= 0) {
-      const line = this.#stdout.slice(0, newline);
-      this.#stdout = this.#stdout.slice(newline + 1);
-      if (line.trim() !== "") this.#handleLine(line);
-    }
+  /** One line of stdout; none is handled once the conversation is over or a malformed line was read. */
+  #readLine(line: string): void {
+    if (!this.#broken && !this.#failing && line.trim() !== "") this.#handleLine(line);
   }
 
   #handleLine(line: string): void {

@@ -119,5 +119,21 @@ export class RequestError extends Error {
   }
 }
 
+/**
+ * The longest request line the reference server reads (PROTOCOL.md §2), in bytes without its `\n`: 16 MiB, far
+ * above any request of the suite. A longer line is refused with an error answer instead of being buffered.
+ */
+export const MAX_REQUEST_LINE_BYTES = 16 * 1024 * 1024;
+
+/** The error answer to a request line over MAX_REQUEST_LINE_BYTES. */
+export const overlongRequestLine = (bytes: number): string =>
+  `the request line is ${bytes} bytes, over the protocol's limit of ${MAX_REQUEST_LINE_BYTES} bytes (PROTOCOL.md §2): it was not read or served`;
+
+/** The id of a request line that starts with `{"id": <n>`, as every line the kit writes does; else undefined. */
+export function leadingRequestId(line: string): number | undefined {
+  const id = Number(/^\s*\{\s*"id"\s*:\s*(\d+)\s*[,}]/.exec(line)?.[1]);
+  return isRequestId(id) ? id : undefined;
+}
+
 /** One protocol line: JSON.stringify never emits a raw newline, so each message stays on its line. */
 export const encodeLine = (message: ProtocolRequest | ProtocolResponse): string => `${JSON.stringify(message)}\n`;

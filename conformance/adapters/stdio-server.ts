@@ -5,8 +5,10 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BridgeProbe, CallOptions } from "../adapter.js";
 import type { BeforeModelRequest, EventMessagesRequest, ToolInvocation, ToolkitSpec } from "../adapter.js";
 import createReferenceAdapter, { startReference, type ReferenceInstance } from "./reference.js";
+import { LineReader } from "./line-reader.js";
 import {
-  METHODS, RequestError, encodeLine, parseRequest, type Method, type ProtocolResponse, type StartParams,
+  MAX_REQUEST_LINE_BYTES, METHODS, RequestError, encodeLine, leadingRequestId, overlongRequestLine, parseRequest,
+  type Method, type ProtocolResponse, type StartParams,
 } from "./stdio-protocol.js";
 
 export interface StdioServerOptions {
@@ -125,28 +127,48 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
         else send({ id, error: { message } });
       }
     };
+    // A line over the limit is answered with an error (to its id, when it starts with one) and never buffered.
+    const refuseOverlong = (head: string, bytes: number): void => {
+      const id = leadingRequestId(head);
+      const message = overlongRequestLine(bytes);
+      if (id === undefined) log(`stdio-server: ignored a request line: ${message}: ${head.slice(0, 200)}`);
+      else send({ id, error: { message } });
+    };
+    type Received = { line: string; terminated: boolean } | { head: string; bytes: number; terminated: boolean };
+    let received: Received[] = [];
+    const reader = new LineReader({
+      maxLineBytes: MAX_REQUEST_LINE_BYTES,
+      onLine: (line, terminated) => void (line.trim() !== "" && received.push({ line, terminated })),
+      onOverlong: (head, bytes, terminated) => void received.push({ head, bytes, terminated }),
+    });
     // Requests start in the order they arrive, one per event-loop turn, so each one gets going (an exec reaches
     // the engine) before the next starts, as tool calls of successive steps do in-process. They then run
     // concurrently and are answered as they finish.
     let queue = Promise.resolve();
-    let buffered = "";
-    input.setEncoding("utf8");
-    input.on("data", (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      const requests = lines.filter((line) => line.trim() !== "");
-      for (const callId of abortsIn(requests)) abortedOnArrival.add(callId);
-      for (const line of requests) {
+    /** A last line that ended with the input, without `\n`: served and answered before the disposal (§2). */
+    let unterminated: Promise<void> | undefined;
+    const startReceived = (): void => {
+      const batch = received;
+      received = [];
+      const lines = batch.flatMap((item) => ("line" in item ? [item.line] : []));
+      for (const callId of abortsIn(lines)) abortedOnArrival.add(callId);
+      for (const item of batch) {
         queue = queue.then(async () => {
           await nextTurn();
-          void serve(line);
+          const served = "line" in item ? serve(item.line) : Promise.resolve(refuseOverlong(item.head, item.bytes));
+          if (!item.terminated) unterminated = served;
         });
       }
+    };
+    input.on("data", (chunk: Buffer | string) => {
+      reader.push(chunk);
+      startReceived();
     });
     // The kit closes stdin to end the process; the engine is disposed first if no `dispose` came.
     input.once("end", () => {
-      void queue.then(() => disposeInstance())
+      reader.end();
+      startReceived();
+      void queue.then(() => unterminated).then(() => disposeInstance())
         .catch((error) => log(`stdio-server: dispose at the end of input failed: ${String(error)}`))
         .finally(() => resolve());
     });

@@ -3,7 +3,7 @@
 // username, privateKey, hostKey; scripts/sshd-fixture.mjs provides one). A call that names its own host keeps it.
 // Rules that cannot hold through an executor are listed, with reasons, in through-host-exclusions.json.
 import type { AdapterInstance, ConformanceAdapter, StartOptions } from "../adapter.js";
-import { createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/engine/index.js";
+import { createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/index.js";
 import { startReference, type ReferenceInstance } from "./reference.js";
 
 type Host = "sandbox" | "node";
@@ -66,10 +66,14 @@ async function startThroughHost(host: Host, options: StartOptions): Promise<Adap
   };
 }
 
+const FORWARDED_TO_NODE = ["LANG", "TERM", "CONFORMANCE_SCENARIO"];
+
 function createExecutor(host: Host): HostExecutor {
   if (host === "sandbox") return createSandboxExecutor();
   const raw = process.env["SSH_FIXTURE"];
   if (!raw) throw new Error("CONFORMANCE_HOST=node needs SSH_FIXTURE (run the kit through scripts/sshd-fixture.mjs).");
   const node = JSON.parse(raw) as { host: string; port: number; username: string; privateKey: string; hostKey: string };
-  return createSshExecutor({ nodes: { fixture: node } });
+  // Only these of the kit's controlled environment reach the node (issue 20): the locale and terminal name the kit
+  // sets, and the scenario marker that its After hook looks for in /proc/<pid>/environ to find survivors.
+  return createSshExecutor({ nodes: { fixture: node }, forwardEnv: FORWARDED_TO_NODE });
 }

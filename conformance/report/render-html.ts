@@ -1,7 +1,7 @@
 // compliance.html: the content of compliance.md as one standalone page (inline style and script, no external
 // assets). Rule ids and scenario names link into cucumber.html, which sits in the same report directory.
 import { PROFILES } from "../catalog/spec-rules.js";
-import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type RuleVerdict, type ScenarioLink } from "./compliance-matrix.js";
+import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
 import {
   VERDICT_LABELS, cucumberReportLink, headlineSentence, isInCucumberReport, levelSentence, nextLevelSentence, scenarioLocation, scenarioStatusLabel,
 } from "./report-text.js";

@@ -2,9 +2,15 @@
 // wrong, whose `param` names the offending tool parameter, and whose `data` carries the values the text is built
 // from. The text itself comes from messages.ts, so it stays the pinned one.
 import * as messages from "./messages.js";
+import type { SandboxMountProblem } from "./messages.js";
 
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
+
+/** The function whose option an invalid-option error is about. */
+export type OptionOwner = "wakeOnExit" | "createSshExecutor";
+/** The options of wakeOnExit and createSshExecutor that are checked when the function is called. */
+export type OptionName = "debounceMs" | "maxRunsPerMinute" | "keepaliveIntervalMs" | "connectTimeoutMs";
 
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
@@ -40,14 +46,33 @@ export type ErrorData =
   | { code: "sandbox-unavailable"; bwrapPath: string; reason: string }
   /** host "sandbox": the working directory does not exist. */
   | { code: "sandbox-workdir-missing"; param: "workdir"; cwd: string }
+  /** host "sandbox": the working directory's real path lies outside every allowed root (as configured). */
+  | { code: "sandbox-workdir-outside"; param: "workdir"; cwd: string; roots: string[] }
+  /** host "sandbox": a mount cannot be made safely; `option` names it (`binds[0].source`, `writable[1]`, `workdir`). */
+  | { code: "sandbox-mount-refused"; param?: "workdir"; option: string; path: string; problem: SandboxMountProblem }
+  /** createSandboxExecutor: an option has a value it cannot use. */
+  | { code: "sandbox-option-invalid"; option: "tmpSizeBytes"; value: string; minimum: number }
+  /** host "sandbox": bubblewrap stopped before the command started; `reason` is its own account, one line. */
+  | { code: "sandbox-setup-failed"; reason: string }
   /** host "node": the optional package ssh2 is not installed. */
   | { code: "ssh-module-missing" }
   /** EXEC-10: `node` names no configured node (undefined: omitted while several are configured). */
   | { code: "unknown-node"; param: "node"; node: string | undefined; knownNodes: string[] }
   /** host "node": the connection or its session could not be opened. */
   | { code: "node-connect-failed"; param: "node"; node: string; reason: string }
+  /** host "node": the connection is up but the server refused a channel (sshd MaxSessions, …). */
+  | { code: "node-channel-refused"; param: "node"; node: string; reason: string }
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
   | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
+  /**
+   * An embedder's option is out of range: `value` as text, the range `min` … `max` (`max` Infinity: no upper
+   * bound). A delay's `max` is 2147483647 ms, the longest a Node.js timer waits (issue 20).
+   */
+  | { code: "invalid-option"; owner: OptionOwner; option: OptionName; value: string; min: number; max: number }
+  /** createSshExecutor: a node's hostKey is empty or holds no public key. */
+  | { code: "node-misconfigured"; node: string; invalid: "hostKey"; value: string }
+  /** createSshExecutor: an executor option is out of its range. */
+  | { code: "executor-option-invalid"; option: string; expected: string; value: string }
   /** MCP server: the client called a tool the server does not offer (`tools`: the ones it does). */
   | { code: "unknown-tool"; tool: string; tools: string[] }
   /** MCP server: a tool call failed in a way no other code describes; the details go to the server's log only. */
@@ -58,6 +83,8 @@ export type ErrorData =
   | { code: "http-request-refused"; reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required" };
 
 export type ErrorCode = ErrorData["code"];
+
+export type { SandboxMountProblem };
 
 const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
 
@@ -91,13 +118,13 @@ Object.defineProperty(ExecProcessError.prototype, BRAND, { value: true });
 export function describeError(data: ErrorData): string {
   switch (data.code) {
     case "missing-command": return messages.MISSING_COMMAND;
-    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${data.key}"`, data.index);
+    case "unsafe-string": return messages.nulByteIn(data.key === undefined ? data.param : `env "${messages.quoteInput(data.key)}"`, data.index);
     case "invalid-host": return messages.invalidHost(data.value);
     case "host-unavailable": return messages.hostUnavailable(data.host);
     case "elevation-unavailable": return messages.ELEVATION_UNAVAILABLE;
     case "env-blocked": return messages.envOverridesRejected(data.blockedKeys, data.invalidKeys);
     case "argument-too-large":
-      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${data.key}"`, data.bytes, data.limitBytes);
+      return messages.argumentTooLarge(data.key === undefined ? data.param : `env "${messages.quoteInput(data.key)}"`, data.bytes, data.limitBytes);
     case "arguments-too-large": return messages.argumentsTooLarge(data.bytes, data.limitBytes);
     case "aborted": return data.beforeStart ? messages.ABORTED_BEFORE_START : messages.ABORTED;
     case "engine-disposed": return messages.ENGINE_DISPOSED;
@@ -107,11 +134,19 @@ export function describeError(data: ErrorData): string {
     case "stdin-write-failed": return data.reason;
     case "sandbox-unavailable": return messages.sandboxUnavailable(data.bwrapPath, data.reason);
     case "sandbox-workdir-missing": return messages.sandboxWorkdirMissing(data.cwd);
+    case "sandbox-workdir-outside": return messages.sandboxWorkdirOutside(data.cwd, data.roots);
+    case "sandbox-mount-refused": return messages.sandboxMountRefused(data.option, data.path, data.problem);
+    case "sandbox-option-invalid": return messages.sandboxOptionInvalid(data.option, data.value, data.minimum);
+    case "sandbox-setup-failed": return messages.sandboxSetupFailed(data.reason);
     case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
+    case "node-channel-refused": return messages.sshChannelRefused(data.node, data.reason);
     case "node-misconfigured":
+      if ("invalid" in data) return messages.nodeHostKeyInvalid(data.node, data.value);
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
+    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max)
+    case "executor-option-invalid": return messages.executorOptionInvalid(data.option, data.expected, data.value);
     case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
     case "tool-call-failed": return messages.TOOL_CALL_FAILED;
     case "invalid-server-option": return messages.invalidServerOption(data.option, data.expected, data.value);

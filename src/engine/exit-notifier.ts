@@ -1,6 +1,6 @@
 // Exit notifications (§10): per-scope FIFO queues of system events plus the embedder's callbacks.
 import { exitEvent, exitLabel } from "./messages.js";
-import type { Session } from "./session.js";
+import type { SessionView } from "./session.js";
 import { ID8_CHARS, SNIPPET_MAX_CHARS, SNIPPET_SOURCE_CHARS } from "./settings.js";
 import type { SystemEvent, WakeListener, WakeRequest } from "./types.js";
 
@@ -11,11 +11,22 @@ export interface ExitNotifierOptions {
   onWake?: ((request: WakeRequest) => void) | undefined;
 }
 
-/** NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. */
-export function exitSnippet(session: Session): string {
+/**
+ * Output that could read as a line of its own where the model sees the event (`System: Exec … :: <snippet>`): a
+ * `System:` prefix (any case, also with a full-width colon) or the head of another event (`Exec completed (…`).
+ */
+const FORGED_EVENT = /system\s*[:\uff1a]|\bexec\s+(?:completed|failed)\b/i;
+
+/**
+ * NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. Ours (issue 20): a
+ * snippet that could forge an event or a `System:` line is given as a JSON string, so the model reads it as output;
+ * every other snippet stays as upstream writes it.
+ */
+export function exitSnippet(session: SessionView): string {
   const source = session.output.tail || session.output.aggregate;
   const folded = source.slice(-SNIPPET_SOURCE_CHARS).replace(/\s+/g, " ").trim();
-  return folded.length > SNIPPET_MAX_CHARS ? `${folded.slice(0, SNIPPET_MAX_CHARS - 1)}…` : folded;
+  const snippet = folded.length > SNIPPET_MAX_CHARS ? `${folded.slice(0, SNIPPET_MAX_CHARS - 1)}…` : folded;
+  return FORGED_EVENT.test(snippet) ? JSON.stringify(snippet) : snippet;
 }
 
 export class ExitNotifier {
@@ -28,7 +39,7 @@ export class ExitNotifier {
   }
 
   /** Called when a session completes; queues its event unless a rule suppresses it (NOTIFY-01 … NOTIFY-06). */
-  sessionCompleted(session: Session): void {
+  sessionCompleted(session: SessionView): void {
     if (!this.#shouldNotify(session)) return;
     const text = exitEvent(session.outcomeStatus, session.id.slice(0, ID8_CHARS),
       exitLabel(session.exitCode, session.exitSignal), exitSnippet(session), session.timedOut);
@@ -50,7 +61,7 @@ export class ExitNotifier {
     return () => void this.#wakeListeners.delete(listener);
   }
 
-  #shouldNotify(session: Session): boolean {
+  #shouldNotify(session: SessionView): boolean {
     if (!this.#options.notifyOnExit) return false; // NOTIFY-04
     if (!session.announcesExit) return false; // NOTIFY-05, NOTIFY-06
     const silentSuccess = session.exitCode === 0 && session.exitReason === "exit" && session.output.aggregate.trim() === "";
@@ -68,12 +79,12 @@ export class ExitNotifier {
   }
 
   /** NOTIFY-13: a terminal poll removes the session's still-queued event. */
-  acknowledge(session: Session): void {
+  acknowledge(session: SessionView): void {
     this.dropEventOf(session);
   }
 
   /** Removes the session's still-queued event, if any. */
-  dropEventOf(session: Session): void {
+  dropEventOf(session: SessionView): void {
     const queue = this.#queues.get(session.scopeKey);
     if (!queue) return;
     const kept = queue.filter((event) => event.sessionId !== session.id);

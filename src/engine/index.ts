@@ -3,7 +3,7 @@ export { createSessionEngine } from "./engine.js";
 export { attachChildProcessBridge, DEFAULT_BRIDGE_SIGNALS } from "./child-process-bridge.js";
 export type { ChildProcessBridge, ChildProcessBridgeOptions } from "./child-process-bridge.js";
 export { ExecProcessError, describeError } from "./errors.js";
-export type { ErrorCode, ErrorData, ErrorParam } from "./errors.js";
+export type { ErrorCode, ErrorData, ErrorParam, OptionName, OptionOwner, SandboxMountProblem } from "./errors.js";
 export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
 export type { Settings, ExecConfig } from "./settings.js";
 export type {
@@ -18,4 +18,8 @@ export type {
 } from "./result-details.js";
 export type { ExitReason, OutcomeStatus } from "./session.js";
 export type { SpawnFaults } from "./spawn/faults.js";
-export * from "../executors/index.js";
+export {
+  abortError, checkExecLimits, localShell, processGroupMembers, sessionMembers, signalProcess, spawnLocal, TERMINAL_EOF,
+  terminalName, TERMINAL_SIZE, validateTimerDelay,
+} from "./executor-kit.js";
+export type { CursorKeyMode, LocalProcess, LocalProcessSink, LocalSpawnRequest, TerminationSignal } from "./executor-kit.js";

@@ -1,10 +1,38 @@
 // Every text that SPEC.md pins lives here, as a constant or a function of its data.
 // Other modules import these; no pinned wording is written anywhere else.
+import { QUOTED_INPUT_HEAD_CHARS, QUOTED_INPUT_MAX_CHARS, QUOTED_LIST_MAX_ITEMS } from "./settings.js";
+
+// ---- input echoed in a text (ours, issue 20) ----
+/**
+ * An input as a text quotes it: whole up to 100 characters (so every pinned text stays byte-identical for normal
+ * inputs), else its first 80 characters, `…` and its length, so a 1 MB session id or a 64 KB workdir is not sent
+ * back to the model. Every message that echoes a caller's value (ids, paths, keys, tokens, node names) uses it.
+ */
+export function quoteInput(text: string): string {
+  if (text.length <= QUOTED_INPUT_MAX_CHARS) return text;
+  const code = text.charCodeAt(QUOTED_INPUT_HEAD_CHARS - 1);
+  const head = code >= 0xd800 && code <= 0xdbff ? QUOTED_INPUT_HEAD_CHARS - 1 : QUOTED_INPUT_HEAD_CHARS; // whole pairs
+  return `${text.slice(0, head)}… (${text.length} chars)`;
+}
+
+/** A list of inputs as a text: each quoted, at most 10, then how many more there are. */
+export function quoteInputs(items: readonly string[], separator: string): string {
+  const shown = items.slice(0, QUOTED_LIST_MAX_ITEMS).map(quoteInput).join(separator);
+  const more = items.length - QUOTED_LIST_MAX_ITEMS;
+  return more > 0 ? `${shown}${separator}… (${more} more)` : shown;
+}
+
+/** KEYS-04's warning lines: at most 10 (each quotes its input), then how many more there were. */
+function listWarnings(warnings: readonly string[]): string {
+  const more = warnings.length - QUOTED_LIST_MAX_ITEMS;
+  const shown = warnings.slice(0, QUOTED_LIST_MAX_ITEMS);
+  return (more > 0 ? [...shown, `… (${more} more warnings)`] : shown).join("\n- ");
+}
 
 // ---- exec validation (EXEC-02, EXEC-07, EXEC-08, EXEC-12, EXEC-17, EXEC-23) ----
 export const MISSING_COMMAND = "Provide a command to start.";
 export const invalidHost = (value: string): string =>
-  `Invalid exec host "${value}". Allowed values: auto, sandbox, gateway, node.`;
+  `Invalid exec host "${quoteInput(value)}". Allowed values: auto, sandbox, gateway, node.`;
 export const hostUnavailable = (host: string): string =>
   `exec host "${host}" is not available: no executor is registered for it.`;
 export const ELEVATION_UNAVAILABLE =
@@ -12,13 +40,13 @@ export const ELEVATION_UNAVAILABLE =
   "Enable it for this toolkit with allowElevated: true (engine: ctx.allowElevated) if the embedding application permits elevated commands.";
 export const PATH_FORBIDDEN = "Security Violation: Custom 'PATH' variable is forbidden during host execution.";
 export const envKeyForbidden = (key: string): string =>
-  `Security Violation: Environment variable '${key}' is forbidden during host execution.`;
+  `Security Violation: Environment variable '${quoteInput(key)}' is forbidden during host execution.`;
 export const envViolation = (parts: string[], pathBlocked: boolean): string =>
   pathBlocked
     ? `Security Violation: Custom 'PATH' variable is forbidden during host execution (${parts.join("; ")}).`
     : `Security Violation: ${parts.join("; ")}.`;
-export const blockedKeysPart = (keys: string[]): string => `blocked override keys: ${keys.join(", ")}`;
-export const invalidKeysPart = (keys: string[]): string => `invalid non-portable override keys: ${keys.join(", ")}`;
+export const blockedKeysPart = (keys: string[]): string => `blocked override keys: ${quoteInputs(keys, ", ")}`;
+export const invalidKeysPart = (keys: string[]): string => `invalid non-portable override keys: ${quoteInputs(keys, ", ")}`;
 /** EXEC-17: one blocked key alone has its own sentence; otherwise the parts, blocked keys first. */
 export const envOverridesRejected = (blocked: string[], invalid: string[]): string => {
   const pathBlocked = blocked.includes("PATH");
@@ -27,7 +55,7 @@ export const envOverridesRejected = (blocked: string[], invalid: string[]): stri
   return envViolation(parts, pathBlocked);
 };
 export const workdirUnavailable = (value: string): string =>
-  `workdir "${value}" is unavailable or not a directory: command was not executed. workdir is treated as a literal path; shell expansions such as "~" are not applied. Use an existing directory, omit an explicit workdir to use the default cwd, or update the configured default cwd.`;
+  `workdir "${quoteInput(value)}" is unavailable or not a directory: command was not executed. workdir is treated as a literal path; shell expansions such as "~" are not applied. Use an existing directory, omit an explicit workdir to use the default cwd, or update the configured default cwd.`;
 
 // ---- exec results (RES-05 … RES-23, EXEC-40, EXEC-43, PTY-05) ----
 export const NO_OUTPUT = "(no output)";
@@ -35,7 +63,6 @@ export const commandExitedWithCode = (code: number): string => `(Command exited 
 export const COMMAND_NOT_FOUND = "Command not found";
 export const COMMAND_NOT_EXECUTABLE = "Command not executable (permission denied)";
 export const commandTimedOut = (seconds: number): string => `Command timed out after ${String(seconds)} seconds.`;
-export const NO_OUTPUT_TIMED_OUT = "Command timed out waiting for output.";
 export const TIMEOUT_GUIDANCE =
   "The command was terminated, but external side effects may already have completed. Verify the resulting state before retrying. Do not automatically rerun non-idempotent commands. Use a higher timeout only when the command is known to be safe to retry.";
 export const BACKGROUND_HINT =
@@ -45,10 +72,10 @@ export const ABORTED_BEFORE_EXIT = "Command aborted before exit code was capture
 export const FOLLOW_UP =
   "Use process (list/poll/log/write/send-keys/submit/paste/kill/clear/remove) for follow-up.";
 export const stillRunning = (id: string, pid: number | undefined): string =>
-  `Command still running (session ${id}, pid ${pid ?? "n/a"}). ${FOLLOW_UP}`;
+  `Command still running (session ${quoteInput(id)}, pid ${pid ?? "n/a"}). ${FOLLOW_UP}`;
 export const SYNC_MODE_WARNING = "Warning: continuation options are unavailable; running synchronously.";
 export const ptyFallbackWarning = (error: string, command: string): string =>
-  `Warning: PTY spawn failed (${error}); retrying without PTY for \`${command}\`.`;
+  `Warning: PTY spawn failed (${error}); retrying without PTY for \`${quoteInput(command)}\`.`;
 export const ABORTED = "Tool execution was aborted";
 /** EXEC-40: a signal already aborted when exec starts (upstream: `signal.throwIfAborted()`, the default reason). */
 export const ABORTED_BEFORE_START = "This operation was aborted";
@@ -65,11 +92,11 @@ export const OMITTED_GONE_NOTE =
 export const INVALID_ACTION =
   "Invalid process action. Expected one of: list, poll, log, write, send-keys, submit, paste, kill, clear, remove";
 export const SESSION_ID_REQUIRED = "sessionId is required for this action.";
-export const notBackgrounded = (id: string): string => `Session ${id} is not backgrounded.`;
-export const noSession = (id: string): string => `No session found for ${id}`;
-export const noActiveSession = (id: string): string => `No active session found for ${id}`;
-export const noFinishedSession = (id: string): string => `No finished session found for ${id}`;
-export const stdinNotWritable = (id: string): string => `Session ${id} stdin is not writable.`;
+export const notBackgrounded = (id: string): string => `Session ${quoteInput(id)} is not backgrounded.`;
+export const noSession = (id: string): string => `No session found for ${quoteInput(id)}`;
+export const noActiveSession = (id: string): string => `No active session found for ${quoteInput(id)}`;
+export const noFinishedSession = (id: string): string => `No finished session found for ${quoteInput(id)}`;
+export const stdinNotWritable = (id: string): string => `Session ${quoteInput(id)} stdin is not writable.`;
 export const ptyInputQueueFull = (pendingBytes: number): string =>
   `Input not sent: the terminal still holds ${pendingBytes} bytes of earlier input that the program has not read. Wait until it reads its input (poll shows its progress), or kill the session.`;
 export const NO_SESSIONS = "No running or recent sessions.";
@@ -84,25 +111,25 @@ export const LOG_EMPTY_FINISHED = "(no output recorded)";
 export const logPagingHint = (shown: number, total: number): string =>
   `\n\n[showing last ${shown} of ${total} lines; pass offset/limit to page]`;
 export const wroteBytes = (bytes: number, id: string, closed: boolean): string =>
-  `Wrote ${bytes} bytes to session ${id}${closed ? " (stdin closed)" : ""}.`;
-export const submitted = (id: string): string => `Submitted session ${id} (sent CR).`;
-export const pasted = (chars: number, id: string): string => `Pasted ${chars} chars to session ${id}.`;
+  `Wrote ${bytes} bytes to session ${quoteInput(id)}${closed ? " (stdin closed)" : ""}.`;
+export const submitted = (id: string): string => `Submitted session ${quoteInput(id)} (sent CR).`;
+export const pasted = (chars: number, id: string): string => `Pasted ${chars} chars to session ${quoteInput(id)}.`;
 export const NO_PASTE_TEXT = "No paste text provided.";
 export const sentBytes = (bytes: number, id: string, warnings: readonly string[]): string =>
-  `Sent ${bytes} bytes to session ${id}.` + (warnings.length > 0 ? `\nWarnings:\n- ${warnings.join("\n- ")}` : "");
+  `Sent ${bytes} bytes to session ${quoteInput(id)}.` + (warnings.length > 0 ? `\nWarnings:\n- ${listWarnings(warnings)}` : "");
 export const NO_KEY_DATA = "No key data provided.";
-export const invalidHexByte = (entry: string): string => `Invalid hex byte: ${entry}`;
-export const unknownModifiedKey = (base: string): string => `Unknown key "${base}" for modifiers; sending literal.`;
+export const invalidHexByte = (entry: string): string => `Invalid hex byte: ${quoteInput(entry)}`;
+export const unknownModifiedKey = (base: string): string => `Unknown key "${quoteInput(base)}" for modifiers; sending literal.`;
 export const cursorModeUnknown = (id: string): string =>
-  `Session ${id} cursor key mode is not known yet. Poll or log until startup output appears, then retry send-keys.`;
-export const terminationRequested = (id: string): string => `Termination requested for session ${id}.`;
+  `Session ${quoteInput(id)} cursor key mode is not known yet. Poll or log until startup output appears, then retry send-keys.`;
+export const terminationRequested = (id: string): string => `Termination requested for session ${quoteInput(id)}.`;
 export const unableToTerminate = (id: string): string =>
-  `Unable to terminate session ${id}: no active supervisor cancellation handle. Use process poll to check whether it is already exiting.`;
+  `Unable to terminate session ${quoteInput(id)}: no active supervisor cancellation handle. Use process poll to check whether it is already exiting.`;
 export const unableToRemove = (id: string): string =>
-  `Unable to remove session ${id}: no active supervisor cancellation handle. Use process poll to check whether it is already exiting.`;
-export const cleared = (id: string): string => `Cleared session ${id}.`;
-export const removedRunning = (id: string): string => `Removed session ${id} (termination requested).`;
-export const removedFinished = (id: string): string => `Removed session ${id}.`;
+  `Unable to remove session ${quoteInput(id)}: no active supervisor cancellation handle. Use process poll to check whether it is already exiting.`;
+export const cleared = (id: string): string => `Cleared session ${quoteInput(id)}.`;
+export const removedRunning = (id: string): string => `Removed session ${quoteInput(id)} (termination requested).`;
+export const removedFinished = (id: string): string => `Removed session ${quoteInput(id)}.`;
 
 // ---- notifications (NOTIFY-07) ----
 export const exitEvent = (status: string, id8: string, label: string, snippet: string, timedOut: boolean): string =>
@@ -125,35 +152,104 @@ export const argumentsTooLarge = (bytes: number, limit: number): string =>
   "process (ARG_MAX, E2BIG): command was not executed. Shorten the command or the env values, or write long content to a file and pass its path instead.";
 
 // ---- host executors: bubblewrap sandbox and SSH nodes (issue 13) ----
+const quoted = (value: string): string => `"${quoteInput(value)}"`;
 export const sandboxUnavailable = (bwrapPath: string, reason: string): string =>
-  `The sandbox cannot start: bubblewrap ("${bwrapPath}") ${reason}. Install it (Debian/Ubuntu: apt-get install bubblewrap) ` +
+  `The sandbox cannot start: bubblewrap ("${quoteInput(bwrapPath)}") ${reason}. Install it (Debian/Ubuntu: apt-get install bubblewrap) ` +
   "or pass bwrapPath; the kernel or container must allow unprivileged user namespaces " +
   "(sysctl kernel.unprivileged_userns_clone=1; for Docker, a seccomp profile that permits clone with CLONE_NEWUSER). " +
   "The command was not run: the sandbox never falls back to running unsandboxed.";
 export const sandboxWorkdirMissing = (cwd: string): string =>
-  `sandbox workdir "${cwd}" does not exist or is not a directory: command was not executed.`;
+  `sandbox workdir ${quoted(cwd)} does not exist or is not a directory: command was not executed.`;
+export const sandboxWorkdirOutside = (cwd: string, roots: readonly string[]): string =>
+  `sandbox workdir ${quoted(cwd)} is outside the sandbox's allowed roots (${roots.length > 0 ? roots.map(quoted).join(", ") : "none"}): ` +
+  "command was not executed. Use a workdir inside one of them, or omit workdir to use the default cwd; " +
+  "to allow another directory, add it to the sandbox executor's allowedRoots.";
+/** Why a sandbox mount was refused (sandboxMountRefused; the error data of sandbox-mount-refused). */
+export type SandboxMountProblem =
+  | "missing" | "symlink" | "relative-target" | "target-unavailable" | "covers-control-dir" | "changed";
+const MOUNT_PROBLEMS: Record<SandboxMountProblem, string> = {
+  "missing": "does not exist on the host: command was not executed. Create it, or correct or remove it in the sandbox executor's options.",
+  "symlink":
+    "goes through a symbolic link: command was not executed. Sandbox mounts are resolved at every command and must be " +
+    "real paths, so that no command can redirect one by replacing it with a link; give the real path. If you did not " +
+    "create the link, a command replaced the directory: check it before mounting it again.",
+  "relative-target": "is not an absolute path: command was not executed. Give the path inside the sandbox as an absolute path.",
+  "target-unavailable":
+    "cannot be a mount point: it does not exist in the sandbox's read-only view of the host, or is not of the same kind " +
+    "(directory or file) as its source, and it cannot be created there: command was not executed. Use an existing path " +
+    "of the same kind, or one under /tmp.",
+  "covers-control-dir":
+    "contains the host's temporary directory, where the sandbox keeps its private control files, so it cannot be " +
+    "writable inside: command was not executed. Use a narrower directory, or set TMPDIR of the engine's process to a " +
+    "directory outside it.",
+  "changed":
+    "changed while the sandbox was starting (it was replaced, for example by a symbolic link): command was not " +
+    "executed. Run it again; if this repeats, a process is swapping that path.",
+};
+/** `option` is `workdir` or a path into the executor's options such as `binds[0].source`. */
+export const sandboxMountRefused = (option: string, path: string, problem: SandboxMountProblem): string =>
+  `sandbox ${option === "workdir" ? "workdir" : `option ${option}`} ${quoted(path)} ${MOUNT_PROBLEMS[problem]}`;
+export const sandboxOptionInvalid = (option: string, value: string, minimum: number): string =>
+  `sandbox option ${option} must be a whole number of bytes, at least ${minimum} (got ${quoted(value)}).`;
+/** `reason`: bubblewrap's own one-line account, or how it ended. */
+export const sandboxSetupFailed = (reason: string): string =>
+  `The sandbox could not be set up: ${reason}. The command was not executed. ` +
+  "Check the sandbox executor's binds and writable options.";
 export const SSH_MODULE_MISSING =
   "SSH nodes need the optional package ssh2: install it with `npm i ssh2` next to langchain-exec-process.";
 export const unknownNode = (node: string | undefined, known: string[]): string =>
-  (node === undefined ? "exec host \"node\" needs the node parameter" : `Unknown node "${node}"`) +
-  `: known nodes are ${known.length > 0 ? known.map((name) => `"${name}"`).join(", ") : "(none)"}.`;
+  (node === undefined ? "exec host \"node\" needs the node parameter" : `Unknown node "${quoteInput(node)}"`) +
+  `: known nodes are ${known.length > 0 ? known.map((name) => `"${quoteInput(name)}"`).join(", ") : "(none)"}.`;
 export const sshConnectFailed = (node: string, reason: string): string =>
-  `Could not connect to node "${node}": ${reason}. Check the node's host, port and credentials.`;
-export const sshConnectionLost = (node: string): string =>
-  `\n[connection to node "${node}" lost: the remote command's outcome is unknown]\n`;
-export const nodeWorkdirMissing = (cwd: string): string => `workdir "${cwd}" does not exist on this node.`;
+  `Could not connect to node "${quoteInput(node)}": ${reason}. Check the node's host, port and credentials.`;
+/** Issue 20: a dropped connection leaves the remote command running until the executor reaches the node again. */
+export const sshConnectionLost = (node: string, killable = true): string =>
+  `\n[connection to node "${quoteInput(node)}" lost: the remote command's outcome is unknown and it may still be running on the node` +
+  (killable
+    ? `; it is killed as soon as the executor is connected to "${quoteInput(node)}" again (any command there reconnects).`
+    : ": its process id was never reported, so it cannot be killed from here.") +
+  " Check its effects before running it again.]\n";
+export const sshChannelRefused = (node: string, reason: string): string =>
+  `Node "${quoteInput(node)}" refused a new SSH channel (${oneLine(reason)}): the server limits the sessions of a connection ` +
+  "(sshd MaxSessions, default 10). Set the executor's maxSessionsPerConnection at or below that limit, or raise MaxSessions on the node.";
+export const sshPidUnknown = (node: string, limitBytes: number): string =>
+  `\n[node "${quoteInput(node)}": the remote login shell printed more than ${limitBytes} bytes before the command started, so the ` +
+  "command's process id is unknown: kill and timeouts can only close its channel, which may leave it running]\n";
+export const nodeEnvNotDelivered = (node: string): string =>
+  `Could not store the command's environment on node "${quoteInput(node)}" (a private file in $TMPDIR or /tmp): command was not ` +
+  "executed. Check that the node's temporary directory is writable.";
+export const NODE_ENV_FILE_MISSING =
+  "the environment prepared for this command is missing on this node ($TMPDIR differs between sessions?): command was not executed.";
+export const nodeWorkdirMissing = (cwd: string): string => `workdir "${quoteInput(cwd)}" does not exist on this node.`;
 export const nodeHostKeyRequired = (node: string): string =>
-  `SSH node "${node}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
+  `SSH node "${quoteInput(node)}" needs hostKey (the server's public key, as in known_hosts), a hostVerifier, or acceptAnyHostKey: true.`;
 export const nodeAuthRequired = (node: string): string =>
-  `SSH node "${node}" needs one of privateKey, password or agent to authenticate.`;
+  `SSH node "${quoteInput(node)}" needs one of privateKey, password or agent to authenticate.`;
+export const nodeHostKeyInvalid = (node: string, value: string): string =>
+  `SSH node "${quoteInput(node)}": hostKey "${oneLine(value)}" holds no public key. Give the server's key as a known_hosts line ` +
+  '("[host]:port ssh-ed25519 AAAA…") or as in a .pub file ("ssh-ed25519 AAAA…"), e.g. from ssh-keyscan.';
+
+// ---- embedder options (ours, issue 20) ----
+export const invalidOption = (owner: string, option: string, value: string, min: number, max: number): string =>
+  max === Infinity
+    ? `${owner}: ${option} must be a number ≥ ${min}, or Infinity (got ${quoteInput(value)}).`
+    : `${owner}: ${option} must be a number of milliseconds from ${min} to ${max} (got ${quoteInput(value)}); ` +
+      `${max} ms (about 24.8 days) is the longest delay a Node.js timer can wait.`;
+export const executorOptionInvalid = (option: string, expected: string, value: string): string =>
+  `createSshExecutor: ${option} must be ${expected}, got "${oneLine(value)}".`;
+
+/** An input quoted on one line: runs of whitespace as one space, then at most about 100 characters (quoteInput). */
+function oneLine(text: string): string {
+  return quoteInput(text.replace(/\s+/g, " ").trim());
+}
 
 // ---- MCP server, exec-process-mcp (issue 22) ----
 export const unknownTool = (tool: string, tools: string[]): string =>
-  `Unknown tool "${tool}": this server offers ${tools.join(" and ")}. Call one of them.`;
+  `Unknown tool "${oneLine(tool)}": this server offers ${tools.join(" and ")}. Call one of them.`;
 export const TOOL_CALL_FAILED =
   "The tool call failed inside the exec-process server; the server's log has the details. Try the call again; if it fails the same way, use another command.";
 export const invalidServerOption = (option: string, expected: string, value: string): string =>
-  `${option} expects ${expected} (got "${value}").`;
+  `${option} expects ${expected} (got "${oneLine(value)}").`;
 /** Why an HTTP request was refused before it reached an MCP session. */
 export const httpRequestRefused = (reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required"): string => {
   switch (reason) {

@@ -6,6 +6,32 @@ import { ByteSlabs } from "./output-slabs.js";
 
 export type OutputStream = "stdout" | "stderr";
 
+/** What readers of a session's output see: its texts and flags, nothing that appends, drains or freezes. */
+export interface OutputView {
+  readonly aggregate: string;
+  readonly tail: string;
+  readonly lineBreaks: number;
+  readonly length: number;
+  readonly truncated: boolean;
+  readonly discarded: boolean;
+  readonly hasPending: boolean;
+  readonly pendingOutputDropped: boolean;
+}
+
+/** A read-only view of `buffer` that no cast can turn back into the buffer. */
+export function viewOf(buffer: OutputBuffer): OutputView {
+  return Object.freeze({
+    get aggregate() { return buffer.aggregate; },
+    get tail() { return buffer.tail; },
+    get lineBreaks() { return buffer.lineBreaks; },
+    get length() { return buffer.length; },
+    get truncated() { return buffer.truncated; },
+    get discarded() { return buffer.discarded; },
+    get hasPending() { return buffer.hasPending; },
+    get pendingOutputDropped() { return buffer.pendingOutputDropped; },
+  });
+}
+
 export interface OutputBufferOptions {
   /** Characters retained in the aggregate (SET-10). */
   aggregateCap: number;

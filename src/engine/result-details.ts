@@ -1,7 +1,6 @@
 // The `details` of every tool result (SPEC §4, §7): one type per result kind, so callers branch on data. The types
 // describe what the builders return, field for field; a field that a kind never has is absent from it.
-import type { FailureKind } from "./outcome.js";
-import type { ExitReason, OutcomeStatus } from "./session.js";
+import type { ExitReason, FailureKind, OutcomeStatus, SessionFailureKind } from "./outcome.js";
 
 export type { FailureKind };
 
@@ -32,7 +31,8 @@ export interface ExitFields {
   exitSignal: string | null;
   exitReason: ExitReason;
   timedOut: boolean;
-  noOutputTimedOut: boolean;
+  /** No exit reason of this engine is a no-output timeout: always false, kept for the documented shape. */
+  noOutputTimedOut: false;
   /** Processes outside the group that still held the output when the session was settled (KILL-11). */
   outputHeldByPids?: number[];
 }
@@ -58,8 +58,8 @@ export interface ExecFailedDetails {
   exitCode: number | null;
   exitSignal: string | null;
   durationMs: number;
-  failureKind: FailureKind;
-  exitReason: "exit" | "signal" | "overall-timeout" | "runtime-error";
+  failureKind: SessionFailureKind;
+  exitReason: "exit" | "signal" | "overall-timeout";
   /** The trimmed output. */
   aggregated: string;
   timedOut: boolean;
@@ -129,7 +129,8 @@ export interface ListFinishedEntry extends ListEntryBase {
   exitSignal: string | null;
   exitReason: ExitReason;
   timedOut: boolean;
-  noOutputTimedOut: boolean;
+  /** No exit reason of this engine is a no-output timeout: always false, kept for the documented shape. */
+  noOutputTimedOut: false;
 }
 
 export type ListEntry = Exclusive<ListRunningEntry | ListFinishedEntry>;

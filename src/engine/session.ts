@@ -1,17 +1,19 @@
-// One spawned command with its output, state and lifetime (REG-12), as a closed state machine: other modules read
-// it and call its intent methods, none of them writes its state. A single settle path ends it, and the first
-// termination reason recorded wins.
+// One spawned command with its output, state and lifetime (REG-12), as a closed state machine: its life is one
+// phase (starting → running → terminating → finished), each move a method whose switch the compiler checks. Other
+// modules read it through SessionView and call its intent methods; none of them can reach its output buffer, its
+// child or its sink. A single settle path ends it, and the first termination reason recorded wins.
 import { setTimeout as delay } from "node:timers/promises";
-import type { ChildHandle, ChildSink } from "./spawn/child-handle.js";
+import type { ChildHandle, ChildSink, TerminationSignal } from "./spawn/child-handle.js";
 import type { CursorKeyMode } from "./key-encoder.js";
-import { OutputBuffer, type OutputStream } from "./output-buffer.js";
+import { OutputBuffer, viewOf, type OutputStream, type OutputView } from "./output-buffer.js";
 import { createOutputSanitizer, type OutputSanitizer } from "./output-sanitizer.js";
 import type { OutputText } from "./output-text.js";
 import { KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
-import { outcomeStatusOf } from "./outcome.js";
+import { outcomeStatusOf, type ExitReason, type OutcomeStatus, type TerminationReason } from "./outcome.js";
 import { deriveSessionName } from "./session-name.js";
 import { SESSION_MARKER_VARIABLE, signalMarkedProcesses } from "./spawn/session-marker.js";
 
+export type { ExitReason, OutcomeStatus, TerminationReason };
 export type SessionState = "running" | "finished";
 /**
  * Who sees the session. `foreground`: its exec call is still waiting; `background`: listed, polled and notified
@@ -20,9 +22,6 @@ export type SessionState = "running" | "finished";
  * foreground → background → hidden, and foreground → discarded.
  */
 export type Visibility = "foreground" | "background" | "hidden" | "discarded";
-export type TerminationReason = "overall-timeout" | "manual-cancel";
-export type ExitReason = "exit" | "signal" | "overall-timeout" | "no-output-timeout" | "manual-cancel" | "runtime-error";
-export type OutcomeStatus = "completed" | "failed";
 
 export interface SessionInit {
   id: string;
@@ -38,8 +37,58 @@ export interface SessionInit {
 }
 
 interface ExitStatus { code: number | null; signal: string | null }
+/** The process was seen to exit before its output ended (KILL-12), with its status when the backend knew it. */
+interface ExitSeen { status: ExitStatus | undefined }
+/** A termination: why, and whether a kill or remove asked for it (KILL-06; disposal and aborts do not, KILL-16). */
+interface Stop { reason: TerminationReason; byRequest: boolean }
 
-export class Session {
+type Phase =
+  | { kind: "starting"; stop: Stop | undefined; exitSeen: ExitSeen | undefined }
+  | { kind: "running"; child: ChildHandle; exitSeen: ExitSeen | undefined }
+  | { kind: "terminating"; child: ChildHandle; stop: Stop; sent: TerminationSignal; exitSeen: ExitSeen | undefined }
+  | {
+    kind: "finished"; child: ChildHandle | undefined; exit: ExitStatus; reason: ExitReason; byRequest: boolean;
+    endedAt: number; outputHolders: readonly number[];
+  };
+
+/** What the readers of a session (results, list, log, notices, the registry) may see of it. */
+export interface SessionView {
+  readonly id: string;
+  readonly seq: number;
+  readonly command: string;
+  readonly name: string | undefined;
+  readonly scopeKey: string;
+  readonly cwd: string;
+  readonly startedAt: number;
+  readonly output: OutputView;
+  readonly state: SessionState;
+  readonly visibility: Visibility;
+  readonly pid: number | undefined;
+  readonly pty: boolean;
+  readonly exitCode: number | null;
+  readonly exitSignal: string | null;
+  readonly exitReason: ExitReason;
+  readonly endedAt: number | undefined;
+  readonly expiresAt: number | undefined;
+  readonly lastOutputAt: number;
+  readonly outputHolders: readonly number[];
+  readonly cursorKeyMode: CursorKeyMode;
+  readonly addressable: boolean;
+  readonly backgrounded: boolean;
+  readonly listed: boolean;
+  readonly announcesExit: boolean;
+  readonly stdinWritable: boolean;
+  readonly stoppable: boolean;
+  readonly confirmedStop: boolean;
+  readonly timedOut: boolean;
+  readonly outcomeStatus: OutcomeStatus;
+  idleMs(now?: number): number;
+}
+
+/** Starts the session's process, reporting its events to `sink`; a plain value attaches at once. */
+export type SpawnFor = (sink: ChildSink) => Promise<ChildHandle> | ChildHandle;
+
+export class Session implements SessionView {
   readonly id: string;
   /** Registration order, the tie-breaker of list ordering (LIST-02). */
   readonly seq: number;
@@ -50,39 +99,24 @@ export class Session {
   readonly ttlMs: number;
   readonly marker: string;
   readonly startedAt = Date.now();
-  readonly output: OutputBuffer;
+  readonly output: OutputView;
   /** Resolves once, after the completion handlers ran. */
   readonly completed: Promise<void>;
-  /** What the spawn backend reports to this session; given to the backend at spawn so no event can be missed. */
-  readonly sink: ChildSink = {
+
+  #phase: Phase = { kind: "starting", stop: undefined, exitSeen: undefined };
+  #visibility: Visibility = "foreground";
+  #lastOutputAt: number;
+  #stdinEnded = false;
+  /** The processes carry the marker: termination also signals the ones that left the group. */
+  #marked = false;
+  readonly #output: OutputBuffer;
+  /** What the spawn backend reports to this session; handed only to the spawn function of `start`. */
+  readonly #sink: ChildSink = {
     onOutput: (stream, chunk) => this.#receive(stream, chunk),
     copiesOutput: true, // the sanitizer and the output buffer copy what they keep
     onExit: (code, signal) => this.#processExited(code, signal),
     onComplete: (code, signal) => this.#complete(code, signal),
   };
-
-  #child: ChildHandle | undefined;
-  #state: SessionState = "running";
-  #visibility: Visibility = "foreground";
-  #exit: ExitStatus = { code: null, signal: null };
-  #exitReason: ExitReason = "exit";
-  #terminationReason: TerminationReason | undefined;
-  /** A kill or remove request (not disposal, KILL-16). */
-  #stopRequested = false;
-  #endedAt: number | undefined;
-  #lastOutputAt: number;
-  #stdinEnded = false;
-  /** The back-off step of the last running poll, 0 before the first one and after a stop request (POLL-06). */
-  #pollSteps = 0;
-  /** Processes outside the group that still held the output when the session was settled without end-of-file. */
-  #outputHolders: number[] = [];
-  /** The processes carry the marker: termination also signals the ones that left the group. */
-  #markerSignals = false;
-  #terminating = false;
-  #terminateOnAttach = false;
-  #exitObserved = false;
-  /** The exit status of the process when it was observed before completion (the output may still be open). */
-  #exitStatus: ExitStatus | undefined;
   readonly #sanitizers: Record<OutputStream, OutputSanitizer> = {
     stdout: createOutputSanitizer(), stderr: createOutputSanitizer(),
   };
@@ -102,24 +136,25 @@ export class Session {
     this.ttlMs = init.ttlMs;
     this.marker = init.marker;
     this.#lastOutputAt = this.startedAt;
-    this.output = new OutputBuffer({ aggregateCap: init.aggregateCap, pendingCap: init.pendingCap });
+    this.#output = new OutputBuffer({ aggregateCap: init.aggregateCap, pendingCap: init.pendingCap });
+    this.output = viewOf(this.#output);
     this.completed = new Promise((resolve) => (this.#resolveCompleted = resolve));
   }
 
   // ── what readers see ──────────────────────────────────────────────────────────────────────────────────────────
 
-  get state(): SessionState { return this.#state; }
+  get state(): SessionState { return this.#phase.kind === "finished" ? "finished" : "running"; }
   get visibility(): Visibility { return this.#visibility; }
   get pid(): number | undefined { return this.#child?.pid; }
   get pty(): boolean { return this.#child?.pty ?? false; }
-  get child(): ChildHandle | undefined { return this.#child; }
-  get exitCode(): number | null { return this.#exit.code; }
-  get exitSignal(): string | null { return this.#exit.signal; }
-  get exitReason(): ExitReason { return this.#exitReason; }
-  get endedAt(): number | undefined { return this.#endedAt; }
-  get expiresAt(): number | undefined { return this.#endedAt === undefined ? undefined : this.#endedAt + this.ttlMs; }
+  get exitCode(): number | null { return this.#phase.kind === "finished" ? this.#phase.exit.code : null; }
+  get exitSignal(): string | null { return this.#phase.kind === "finished" ? this.#phase.exit.signal : null; }
+  get exitReason(): ExitReason { return this.#phase.kind === "finished" ? this.#phase.reason : "exit"; }
+  get endedAt(): number | undefined { return this.#phase.kind === "finished" ? this.#phase.endedAt : undefined; }
+  get expiresAt(): number | undefined { return this.endedAt === undefined ? undefined : this.endedAt + this.ttlMs; }
   get lastOutputAt(): number { return this.#lastOutputAt; }
-  get outputHolders(): readonly number[] { return this.#outputHolders; }
+  /** Processes outside the group that still held the output when the session was settled without end-of-file. */
+  get outputHolders(): readonly number[] { return this.#phase.kind === "finished" ? this.#phase.outputHolders : []; }
   /** KEYS-12: what the terminal last selected; pipes are always `normal`. */
   get cursorKeyMode(): CursorKeyMode { return this.#child?.cursorKeyMode ?? "unknown"; }
 
@@ -140,12 +175,12 @@ export class Session {
 
   /** Its exit deserves a notice, config permitting (NOTIFY-01, NOTIFY-05, NOTIFY-06): a listed session that was not stopped on request. */
   get announcesExit(): boolean {
-    return this.listed && this.#exitReason !== "manual-cancel";
+    return this.listed && this.exitReason !== "manual-cancel";
   }
 
   get stdinWritable(): boolean {
     const stdin = this.#child?.stdin;
-    return this.#state === "running" && !this.#stdinEnded && stdin !== undefined && stdin.writable !== false;
+    return this.state === "running" && !this.#stdinEnded && stdin !== undefined && stdin.writable !== false;
   }
 
   /** The process can be signalled (KILL-05). */
@@ -159,16 +194,20 @@ export class Session {
 
   /** A kill or remove request confirmed by the exit (KILL-06). */
   get confirmedStop(): boolean {
-    return this.#stopRequested && this.#exitReason === "manual-cancel";
+    return this.#phase.kind === "finished" && this.#phase.byRequest && this.#phase.reason === "manual-cancel";
   }
 
   get timedOut(): boolean {
-    return this.#exitReason === "overall-timeout" || this.#exitReason === "no-output-timeout";
+    return this.exitReason === "overall-timeout";
   }
 
   /** RES-26: raw outcome status. */
   get outcomeStatus(): OutcomeStatus {
     return outcomeStatusOf(this);
+  }
+
+  get #child(): ChildHandle | undefined {
+    return this.#phase.kind === "starting" ? undefined : this.#phase.child;
   }
 
   // ── events ─────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -204,19 +243,36 @@ export class Session {
 
   // ── intents ────────────────────────────────────────────────────────────────────────────────────────────────────
 
-  attach(child: ChildHandle): void {
-    this.#child = child;
-    // Termination requested while the process was being spawned (e.g. dispose): carry it out now.
-    if (this.#terminateOnAttach) this.#startTermination();
+  /**
+   * Starts the process with `spawn`, the only code that gets this session's sink. When it fails, the session is
+   * discarded with no record and the id released (RES-24), and the error is passed on.
+   */
+  start(spawn: SpawnFor): Promise<void> {
+    if (this.#phase.kind !== "starting") return Promise.reject(new Error(`session ${this.id} was already started`));
+    let started: Promise<ChildHandle> | ChildHandle;
+    try {
+      started = spawn(this.#sink);
+    } catch (error) {
+      this.#abandonStart();
+      return Promise.reject(error);
+    }
+    if (!(started instanceof Promise)) {
+      this.#attach(started);
+      return Promise.resolve();
+    }
+    return started.then((child) => this.#attach(child), (error: unknown) => {
+      this.#abandonStart();
+      throw error;
+    });
   }
 
   /**
-   * Marks the environment of a local command with this session's marker, set last so that a call cannot change or
-   * drop it; from now on termination also reaches the processes that carry it.
+   * A local command's environment: a copy of `env` with this session's marker set last, so that a call cannot change
+   * or drop it. From now on termination also reaches the processes that carry it.
    */
-  markEnvironment(env: Record<string, string>): void {
-    env[SESSION_MARKER_VARIABLE] = this.marker;
-    this.#markerSignals = true;
+  markedEnvironment(env: Readonly<Record<string, string>>): Record<string, string> {
+    this.#marked = true;
+    return { ...env, [SESSION_MARKER_VARIABLE]: this.marker };
   }
 
   /** Arms the overall timeout; `timeoutMs` undefined means no limit (EXEC-29 … EXEC-31). */
@@ -239,17 +295,9 @@ export class Session {
     this.terminate("manual-cancel");
   }
 
-  /** The command could not be started (RES-24): no record, the id is released. */
-  abandonStart(): void {
-    if (this.#visibility === "foreground") this.#visibility = "discarded";
-    this.#complete(null, null);
-  }
-
   /** `kill` (KILL-03) or `remove` (PROC-11): terminate, and report the exit as stopped by request (KILL-06). */
   requestStop(): void {
-    this.#stopRequested = true;
-    this.#pollSteps = 0;
-    this.terminate("manual-cancel");
+    this.#terminate({ reason: "manual-cancel", byRequest: true });
   }
 
   /** `remove` of a running session (PROC-11): no longer found, listed or notified; a waiting poll returns at once (POLL-12). */
@@ -259,6 +307,11 @@ export class Session {
     this.#wake();
   }
 
+  /** Writes to the process's input; the caller checked `stdinWritable`. A failing stream rejects (INPUT-07). */
+  async writeInput(data: string | Uint8Array): Promise<void> {
+    await this.#child?.stdin?.write(data);
+  }
+
   /** Ends input: closes the pipe, or sends EOF to the terminal (INPUT-05, PTY-07). */
   endInput(): void {
     this.#child?.stdin?.end();
@@ -266,12 +319,12 @@ export class Session {
   }
 
   /**
-   * A running poll was answered: returns its back-off step (POLL-06). As upstream 2026.9.6, a poll with new output
-   * is step 1 again, and each empty poll after it one step more.
+   * Takes the pending output of both streams in arrival order (untrimmed), and whether some was dropped at the
+   * pending cap since the last take (OUT-10, OUT-17).
    */
-  countRunningPoll(hadOutput: boolean): number {
-    this.#pollSteps = hadOutput ? 1 : this.#pollSteps + 1;
-    return this.#pollSteps;
+  takePending(): { text: string; dropped: boolean } {
+    const dropped = this.#output.takePendingDropped();
+    return { text: this.#output.drainPending(), dropped };
   }
 
   /**
@@ -279,16 +332,7 @@ export class Session {
    * Returns false when the process cannot be signalled (KILL-05).
    */
   terminate(reason: TerminationReason): boolean {
-    if (this.#state !== "running") return true;
-    if (!this.#child) {
-      this.#terminationReason ??= reason;
-      this.#terminateOnAttach = true;
-      return true;
-    }
-    if (!this.#child.signal) return false;
-    this.#terminationReason ??= reason;
-    this.#startTermination();
-    return true;
+    return this.#terminate({ reason, byRequest: false });
   }
 
   /** Disposal of a session that cannot be signalled (KILL-05): settle it now; its process is out of reach. */
@@ -298,50 +342,83 @@ export class Session {
 
   /** The host is ending: SIGKILL to the whole tree at once, synchronously; completion no longer matters. */
   killNow(): void {
-    if (this.#state !== "finished") this.#signalTree("SIGKILL");
+    if (this.#phase.kind !== "finished") this.#signalTree("SIGKILL");
   }
 
-  // ── the process and its output ─────────────────────────────────────────────────────────────────────────────────
+  // ── transitions ────────────────────────────────────────────────────────────────────────────────────────────────
 
-  /** Raw output from the backend: sanitized and appended. Output after completion is ignored. */
-  #receive(stream: OutputStream, chunk: Uint8Array | string): void {
-    if (this.#state !== "running") return;
-    this.#lastOutputAt = Date.now();
-    this.#append(stream, this.#sanitizers[stream].writeText(chunk));
-  }
-
-  #append(stream: OutputStream, text: OutputText): void {
-    if (text.length === 0) return;
-    this.output.append(stream, text);
-    for (const listener of [...this.#outputListeners]) listener();
-    this.#wake();
-  }
-
-  #processExited(code?: number | null, signal?: string | null): void {
-    this.#exitObserved = true;
-    if (code !== undefined || signal !== undefined) this.#exitStatus = { code: code ?? null, signal: signal ?? null };
-  }
-
-  #startTermination(): void {
-    if (!this.#child?.signal || this.#terminating || this.#state !== "running") return; // KILL-04: no restart of the grace
-    this.#terminating = true;
-    if (this.#exitObserved) {
-      this.#forceKill(); // KILL-12
-    } else {
-      this.#signalTree("SIGTERM");
-      this.#schedule(KILL_GRACE_MS, () => this.#forceKill(), true);
+  #attach(child: ChildHandle): void {
+    const phase = this.#phase;
+    switch (phase.kind) {
+      case "starting":
+        this.#phase = { kind: "running", child, exitSeen: phase.exitSeen };
+        // Termination requested while the process was being spawned (e.g. dispose): carry it out now.
+        if (phase.stop) this.#beginTermination(child, phase.stop, phase.exitSeen);
+        return;
+      case "running":
+      case "terminating":
+      case "finished":
+        return; // attached once; a finished session (abandoned while spawning) ignores its late child
     }
   }
 
-  /** The group (KILL-08), and the processes that left it but carry the session's marker. */
-  #signalTree(signal: "SIGTERM" | "SIGKILL"): void {
-    this.#child?.signal?.(signal);
-    if (this.#markerSignals) signalMarkedProcesses(this.marker, signal, this.pid);
+  #terminate(stop: Stop): boolean {
+    const phase = this.#phase;
+    switch (phase.kind) {
+      case "starting":
+        this.#phase = { ...phase, stop: phase.stop ? { ...phase.stop, byRequest: phase.stop.byRequest || stop.byRequest } : stop };
+        return true;
+      case "running":
+        if (!phase.child.signal) return false;
+        this.#beginTermination(phase.child, stop, phase.exitSeen);
+        return true;
+      case "terminating": // KILL-04: no restart of the grace, and the first reason stays
+        if (stop.byRequest && !phase.stop.byRequest) this.#phase = { ...phase, stop: { ...phase.stop, byRequest: true } };
+        return true;
+      case "finished":
+        return true;
+    }
+  }
+
+  /**
+   * SIGTERM, then SIGKILL after the grace period; at once SIGKILL when the process already exited (KILL-12). A
+   * process that cannot be signalled (an executor's without kill) is settled after the grace, never waited on.
+   */
+  #beginTermination(child: ChildHandle, stop: Stop, exitSeen: ExitSeen | undefined): void {
+    if (!child.signal) {
+      this.#phase = { kind: "terminating", child, stop, sent: "SIGKILL", exitSeen };
+      this.#schedule(KILL_GRACE_MS, () => this.#complete(null, null), true);
+      return;
+    }
+    if (exitSeen) {
+      this.#phase = { kind: "terminating", child, stop, sent: "SIGKILL", exitSeen };
+      this.#forceKill();
+      return;
+    }
+    this.#phase = { kind: "terminating", child, stop, sent: "SIGTERM", exitSeen };
+    this.#signalTree("SIGTERM");
+    this.#schedule(KILL_GRACE_MS, () => this.#forceKill(), true);
   }
 
   #forceKill(): void {
+    if (this.#phase.kind !== "terminating") return;
+    this.#phase = { ...this.#phase, sent: "SIGKILL" };
     this.#signalTree("SIGKILL");
     this.#schedule(KILL_SETTLE_MS, () => this.#settleWithoutEndOfFile(), true);
+  }
+
+  #processExited(code?: number | null, signal?: string | null): void {
+    const status = code !== undefined || signal !== undefined ? { code: code ?? null, signal: signal ?? null } : undefined;
+    const phase = this.#phase;
+    switch (phase.kind) {
+      case "starting":
+      case "running":
+      case "terminating":
+        this.#phase = { ...phase, exitSeen: { status } };
+        return;
+      case "finished":
+        return;
+    }
   }
 
   /**
@@ -349,40 +426,70 @@ export class Session {
    * never reached the shell), with the processes that still hold the output.
    */
   #settleWithoutEndOfFile(): void {
-    if (!this.#exitStatus) {
-      this.#complete(null, "SIGKILL");
-      return;
-    }
-    this.#outputHolders = this.#child?.outputHolders?.() ?? [];
-    this.#complete(this.#exitStatus.code, this.#exitStatus.signal);
+    const phase = this.#phase;
+    if (phase.kind !== "terminating") return;
+    const status = phase.exitSeen?.status;
+    if (!status) return this.#complete(null, "SIGKILL");
+    this.#complete(status.code, status.signal, phase.child.outputHolders?.() ?? []);
   }
 
-  #schedule(ms: number, action: () => void, keepAlive: boolean): void {
-    const timer = setTimeout(action, ms);
-    if (!keepAlive) timer.unref();
-    this.#timers.push(timer);
+  /** The command could not be started (RES-24): no record, the id is released. */
+  #abandonStart(): void {
+    if (this.#visibility === "foreground") this.#visibility = "discarded";
+    this.#complete(null, null);
   }
 
   /**
    * The single settle path (REG-03): exit fields, frozen output, released child, then the completion handlers.
    * It runs synchronously, so no caller ever sees a session between running and finished.
    */
-  #complete(code: number | null, signal: string | null): void {
-    if (this.#state === "finished") return;
+  #complete(code: number | null, signal: string | null, outputHolders: readonly number[] = []): void {
+    const phase = this.#phase;
+    if (phase.kind === "finished") return;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers = [];
     for (const stream of ["stdout", "stderr"] as const) this.#append(stream, this.#sanitizers[stream].end());
-    this.#exit = { code, signal };
-    this.#exitReason = this.#terminationReason ?? (signal ? "signal" : "exit");
-    this.output.freeze();
-    this.#child?.release();
-    this.#endedAt = Date.now();
-    this.#state = "finished";
+    const stop = phase.kind === "running" ? undefined : phase.stop;
+    const child = phase.kind === "starting" ? undefined : phase.child;
+    this.#output.freeze();
+    child?.release();
+    this.#phase = {
+      kind: "finished", child, exit: { code, signal }, reason: stop?.reason ?? (signal ? "signal" : "exit"),
+      byRequest: stop?.byRequest ?? false, endedAt: Date.now(), outputHolders,
+    };
     this.#outputListeners.clear();
     for (const handler of [...this.#completionHandlers]) handler(this);
     this.#completionHandlers.clear();
     this.#resolveCompleted();
     this.#wake();
+  }
+
+  // ── the process and its output ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Raw output from the backend: sanitized and appended. Output after completion is ignored. */
+  #receive(stream: OutputStream, chunk: Uint8Array | string): void {
+    if (this.#phase.kind === "finished") return;
+    this.#lastOutputAt = Date.now();
+    this.#append(stream, this.#sanitizers[stream].writeText(chunk));
+  }
+
+  #append(stream: OutputStream, text: OutputText): void {
+    if (text.length === 0) return;
+    this.#output.append(stream, text);
+    for (const listener of [...this.#outputListeners]) listener();
+    this.#wake();
+  }
+
+  /** The group (KILL-08), and the processes that left it but carry the session's marker. */
+  #signalTree(signal: TerminationSignal): void {
+    this.#child?.signal?.(signal);
+    if (this.#marked) signalMarkedProcesses(this.marker, signal, this.pid);
+  }
+
+  #schedule(ms: number, action: () => void, keepAlive: boolean): void {
+    const timer = setTimeout(action, ms);
+    if (!keepAlive) timer.unref();
+    this.#timers.push(timer);
   }
 
   #wake(): void {

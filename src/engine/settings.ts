@@ -111,6 +111,9 @@ export const LIMITS = Object.freeze({
   ID_RANDOM_SUFFIX_CHARS: 3, // ID-03
   EXIT_CODE_NOT_EXECUTABLE: 126, // RES-12
   EXIT_CODE_NOT_FOUND: 127, // RES-11
+  QUOTED_INPUT_MAX_CHARS: 100, // ours (issue 20): a text quotes an input whole up to this length …
+  QUOTED_INPUT_HEAD_CHARS: 80, // … and a longer one by this many first characters, `…` and its length
+  QUOTED_LIST_MAX_ITEMS: 10, // ours (issue 20): inputs (env keys) or warnings a text lists before "… (N more)"
 });
 
 export const {
@@ -119,6 +122,7 @@ export const {
   TIMER_MAX_MS, MS_PER_SECOND, LOG_DEFAULT_LINES, PTY_COLS, PTY_ROWS, NAME_TARGET_MAX, LIST_NAME_MAX,
   LIST_COMMAND_MAX, LIST_STATUS_WIDTH, SNIPPET_SOURCE_CHARS, SNIPPET_MAX_CHARS, ID8_CHARS, ID_BASE_TRIES,
   ID_MAX_COLLISION_SUFFIX, ID_RANDOM_SUFFIX_CHARS, EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND,
+  QUOTED_INPUT_MAX_CHARS, QUOTED_INPUT_HEAD_CHARS, QUOTED_LIST_MAX_ITEMS,
 } = LIMITS;
 
 /** Renders SETTINGS_TABLE as a Markdown table (for the README). */

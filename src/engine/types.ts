@@ -1,4 +1,5 @@
 // Public data types of the session engine (SPEC §0.7).
+import type { CursorKeyMode } from "./key-encoder.js";
 import type { SpawnFaults } from "./spawn/faults.js";
 import type { ExecConfig } from "./settings.js";
 import type { ExecDetails, ExecProgressDetails, ProcessDetails, ToolDetails } from "./result-details.js";
@@ -71,8 +72,15 @@ export interface WakeListener {
 }
 
 /** Extension point for `host: "sandbox"` / `host: "node"` (EXEC-08, EXEC-09). */
+/**
+ * Runs the commands of one host (`sandbox`, `node`) somewhere else (EXEC-09). Every executor has this one shape:
+ * `spawn`, and `dispose` when it holds resources (connections, containers); its owner calls `dispose` after the
+ * engines that use it were disposed. The building blocks of a local program's executor are in executor-kit.ts.
+ */
 export interface HostExecutor {
   spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess>;
+  /** Ends what the executor still holds (remote commands, connections, containers); resolves once it is done. */
+  dispose?(): Promise<void>;
 }
 export interface ExecutorSpawnRequest {
   command: string;
@@ -88,6 +96,8 @@ export interface ExecutorSpawnRequest {
   node?: string;
   elevated: boolean;
   scopeKey: string;
+  /** The call's abort signal: an executor that makes the command wait (a free SSH channel) stops waiting on abort. */
+  signal?: AbortSignal;
 }
 export interface ExecutorProcess {
   pid?: number;
@@ -99,6 +109,11 @@ export interface ExecutorProcess {
   kill?(signal: "SIGTERM" | "SIGKILL"): void;
   /** Terminal sessions: answers a terminal query such as a cursor-position request, even after input ended (INPUT-16). */
   reply?(data: string): void;
+  /**
+   * Terminal sessions whose terminal the executor reads itself (a local PTY, as spawnLocal's): the cursor-key mode
+   * its program selected (KEYS-12). The engine then takes the output as it comes, without inspecting it again.
+   */
+  readonly cursorKeyMode?: CursorKeyMode;
 }
 
 export interface SessionEngineOptions {

@@ -2,7 +2,9 @@
 // The run carries no new user message: the toolkit's middleware (or exit-event node) hands the queued events to
 // the model. One run per burst (debounce), never two runs of a thread at once, a rate limit per minute.
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import { ExecProcessError } from "../engine/errors.js";
 import type { SessionEngine, SystemEvent, WakeRequest } from "../engine/index.js";
+import { validateTimerDelay } from "../engine/timer-delay.js";
 import type { ThreadRuns } from "./thread-runs.js";
 
 /** Waits this long after an exit event, so a burst of exits wakes the agent once. */
@@ -31,9 +33,16 @@ export interface WakeRun {
 }
 
 export interface WakeOnExitOptions {
-  /** Quiet time after an exit event before the run starts; events within it share one run. @default 250 */
+  /**
+   * Quiet time after an exit event before the run starts; events within it share one run. From 0 to 2147483647
+   * (about 24.8 days, the longest a Node.js timer waits); any other value, NaN included, makes wakeOnExit throw an
+   * ExecProcessError with code "invalid-option" naming debounceMs. @default 250
+   */
   debounceMs?: number;
-  /** Wake runs of the thread allowed within any 60 s; later events wait for the window. @default 6 */
+  /**
+   * Wake runs of the thread allowed within any 60 s; later events wait for the window. A number ≥ 1 or Infinity;
+   * anything else makes wakeOnExit throw an invalid-option ExecProcessError. @default 6
+   */
   maxRunsPerMinute?: number;
   /** Receives the error of a failed wake run; the events stay queued for the next run. @default ignored */
   onError?: (error: unknown) => void;
@@ -57,11 +66,11 @@ interface NormalizedWakeOptions {
 
 function normalizeWakeOptions(options: WakeOnExitOptions): NormalizedWakeOptions {
   const { debounceMs = DEFAULT_WAKE_DEBOUNCE_MS, maxRunsPerMinute = DEFAULT_WAKE_MAX_RUNS_PER_MINUTE } = options;
-  if (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0) {
-    throw new TypeError(`wakeOnExit: debounceMs must be a finite number of milliseconds ≥ 0 (got ${String(debounceMs)}).`);
-  }
+  validateTimerDelay("wakeOnExit", "debounceMs", debounceMs); // a longer timer would fire after 1 ms (issue 20)
   if (typeof maxRunsPerMinute !== "number" || !(maxRunsPerMinute >= 1)) {
-    throw new TypeError(`wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got ${String(maxRunsPerMinute)}).`);
+    throw new ExecProcessError({
+      code: "invalid-option", owner: "wakeOnExit", option: "maxRunsPerMinute", value: String(maxRunsPerMinute), min: 1, max: Infinity,
+    });
   }
   return { debounceMs, maxRunsPerMinute, onError: options.onError ?? (() => undefined), onRun: options.onRun ?? (() => undefined) };
 }

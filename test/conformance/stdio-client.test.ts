@@ -1,6 +1,7 @@
 // The kit's stdio adapter: against the reference server, and against tiny broken implementations
 // (test/conformance/fixtures) whose every failure must become a clear error, never a hang.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AdapterInstance, ConformanceAdapter } from "../../conformance/adapter.js";
@@ -21,6 +22,16 @@ afterEach(async () => {
   expect(await scenario.survivors()).toEqual([]);
   scenario.cleanup();
 });
+
+/** The process exists and is no zombie. */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
 
 const startIn = (adapter: ConformanceAdapter): Promise<AdapterInstance> =>
   adapter.start({ env: scenario.env, config: { tools: { exec: {} } }, cwd: scenario.cwd });
@@ -105,8 +116,14 @@ describe("createStdioAdapter with the reference stdio server", () => {
   it("ends the implementation by itself shortly after the last dispose", async () => {
     const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, capabilities: [] });
     const instance = await startIn(adapter);
+    const server = await instance.call("exec", { command: "echo $PPID" }, { scope: "main" });
+    const serverPid = Number((server as { text: string }).text);
+    expect(isAlive(serverPid)).toBe(true);
     await instance.call("exec", { command: "sleep 30", background: true }, { scope: "main" });
     await instance.dispose();
+    const deadline = Date.now() + 10_000;
+    while (isAlive(serverPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isAlive(serverPid)).toBe(false);
     // afterEach: no process with the scenario's marker survives (the survivor check waits up to 3 s)
   });
 });
@@ -195,6 +212,6 @@ describe("loadAdapterFromEnvironment with CONFORMANCE_COMMAND", () => {
 
   it("rejects a CONFORMANCE_CALL_TIMEOUT_MS that is not a whole number", async () => {
     await expect(loadAdapterFromEnvironment({ ...env, CONFORMANCE_CALL_TIMEOUT_MS: "30s" }))
-      .rejects.toThrow('CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms, at least 1 (got "30s")');
+      .rejects.toThrow('CONFORMANCE_CALL_TIMEOUT_MS must be a whole number of ms from 1 to 2147483647 (got "30s")');
   });
 });

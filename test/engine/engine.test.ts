@@ -2,7 +2,8 @@
 // (SET-03, REG-01, REG-13, NOTIFY-02, KILL-14 … KILL-16).
 import { afterEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
-import type { SystemEvent, ToolResult } from "../../src/engine/types.js";
+import { KILL_GRACE_MS } from "../../src/engine/settings.js";
+import type { ExecutorProcess, HostExecutor, SystemEvent, ToolResult } from "../../src/engine/types.js";
 import {
   ctx, disposeEngines, liveGroupMembers, newEngine, pidOf, pollUntilDone, sessionIdOf, testEnv, textOf, waitUntil,
 } from "../reliability/helpers.js";
@@ -72,6 +73,30 @@ describe("dispose", () => {
     expect(liveGroupMembers(foregroundPid ?? 0)).toEqual([]);
     expect((await foreground).details).toMatchObject({ status: "failed", exitSignal: "SIGTERM" });
     expect(events).toEqual([]);
+  }, 30_000);
+
+  it("returns within the kill grace when it runs while an executor without kill is still spawning a command", async () => {
+    let spawned: (process: ExecutorProcess) => void = () => {};
+    let requested = false;
+    const executor: HostExecutor = {
+      spawn: () => new Promise((resolve) => {
+        requested = true;
+        spawned = resolve;
+      }),
+    };
+    const engine = newEngine({ executors: { sandbox: executor } });
+    const exec = engine.exec({ command: "sleep 30", host: "sandbox" }, ctx);
+    expect(await waitUntil(() => requested, 5_000)).toBe(true);
+    const started = Date.now();
+    const disposal = engine.dispose();
+    // The executor's process arrives after dispose began, never exits and cannot be killed (no `kill`).
+    spawned({ onOutput: () => {}, onExit: () => {} });
+    await disposal;
+    const tookMs = Date.now() - started;
+    expect(tookMs).toBeGreaterThanOrEqual(KILL_GRACE_MS - 50);
+    expect(tookMs).toBeLessThan(KILL_GRACE_MS + 5_000);
+    expect(engine.liveSessionIds()).toEqual([]);
+    expect((await exec).details).toMatchObject({ status: "failed", exitCode: null, exitSignal: null });
   }, 30_000);
 
   it("makes later exec and process calls reject with the disposal message (KILL-15)", async () => {

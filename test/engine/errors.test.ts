@@ -98,6 +98,20 @@ describe("describeError", () => {
     [{ code: "sandbox-unavailable", bwrapPath: "/usr/bin/bwrap", reason: "is not installed or not on PATH" },
       messages.sandboxUnavailable("/usr/bin/bwrap", "is not installed or not on PATH")],
     [{ code: "sandbox-workdir-missing", param: "workdir", cwd: "/gone" }, messages.sandboxWorkdirMissing("/gone")],
+    [{ code: "sandbox-workdir-outside", param: "workdir", cwd: "/", roots: ["/srv/app"] },
+      'sandbox workdir "/" is outside the sandbox\'s allowed roots ("/srv/app"): command was not executed. Use a workdir ' +
+      "inside one of them, or omit workdir to use the default cwd; to allow another directory, add it to the sandbox " +
+      "executor's allowedRoots."],
+    [{ code: "sandbox-mount-refused", option: "binds[0].source", path: "/srv/cache", problem: "missing" },
+      'sandbox option binds[0].source "/srv/cache" does not exist on the host: command was not executed. Create it, ' +
+      "or correct or remove it in the sandbox executor's options."],
+    [{ code: "sandbox-mount-refused", param: "workdir", option: "workdir", path: "/srv/app", problem: "changed" },
+      messages.sandboxMountRefused("workdir", "/srv/app", "changed")],
+    [{ code: "sandbox-option-invalid", option: "tmpSizeBytes", value: "-1", minimum: 4096 },
+      'sandbox option tmpSizeBytes must be a whole number of bytes, at least 4096 (got "-1").'],
+    [{ code: "sandbox-setup-failed", reason: 'bubblewrap said "Can\'t mount proc on /newroot/proc"' },
+      'The sandbox could not be set up: bubblewrap said "Can\'t mount proc on /newroot/proc". The command was not ' +
+      "executed. Check the sandbox executor's binds and writable options."],
     [{ code: "ssh-module-missing" }, messages.SSH_MODULE_MISSING],
     [{ code: "unknown-node", param: "node", node: "prod", knownNodes: ["build", "test"] },
       'Unknown node "prod": known nodes are "build", "test".'],
@@ -107,6 +121,15 @@ describe("describeError", () => {
       messages.sshConnectFailed("build", "no answer in time")],
     [{ code: "node-misconfigured", node: "a", missing: "host-key" }, messages.nodeHostKeyRequired("a")],
     [{ code: "node-misconfigured", node: "a", missing: "credentials" }, messages.nodeAuthRequired("a")],
+    [{ code: "invalid-option", owner: "wakeOnExit", option: "debounceMs", value: "3000000000", min: 0, max: 2_147_483_647 },
+      "wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got 3000000000); 2147483647 ms (about 24.8 days) is the longest delay a Node.js timer can wait."],
+    [{ code: "invalid-option", owner: "wakeOnExit", option: "maxRunsPerMinute", value: "0", min: 1, max: Infinity },
+      "wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got 0)."],
+    [{ code: "node-misconfigured", node: "a", invalid: "hostKey", value: "" }, messages.nodeHostKeyInvalid("a", "")],
+    [{ code: "node-channel-refused", param: "node", node: "build", reason: "Channel open failure: open failed" },
+      messages.sshChannelRefused("build", "Channel open failure: open failed")],
+    [{ code: "executor-option-invalid", option: "maxConnections", expected: "an integer of at least 1", value: "0" },
+      'createSshExecutor: maxConnections must be an integer of at least 1, got "0".'],
   ])("writes the pinned text of %j", (data, text) => {
     expect(describeError(data)).toBe(text);
     expect(new ExecProcessError(data).message).toBe(text);

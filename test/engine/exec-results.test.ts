@@ -78,13 +78,6 @@ describe("foregroundResult: failed runs", () => {
     const result = foregroundResult(session, { ...ctx, timeoutSeconds: 1, processToolAvailable: false });
     expect(textOf(result)).toBe(`${messages.commandTimedOut(1)}\n\n${messages.TIMEOUT_GUIDANCE}`);
   });
-
-  it("uses the runtime error as the reason of a runtime-error failure (RES-19)", () => {
-    const session = finishedSession({ exitCode: null, exitReason: "runtime-error", output: outputOf("partial\n") });
-    const result = foregroundResult(session, { ...ctx, runtimeError: "finalization failed" });
-    expect(textOf(result)).toBe("partial\n\nfinalization failed");
-    expect(result.details).toMatchObject({ failureKind: "runtime-error", exitReason: "runtime-error", aggregated: "partial" });
-  });
 });
 
 describe("runningResult and progressUpdate", () => {

@@ -104,6 +104,20 @@ describe("spawnWithExecutor", () => {
     expect((await spawnWithExecutor(executor, request, sink)).stdin).toBe(stdin);
   });
 
+  it("takes a terminal the executor reads itself as it comes, with the executor's cursor-key mode (no second inspection)", async () => {
+    let mode: "normal" | "application" = "normal";
+    const replies: string[] = [];
+    const { process, executor, sink, events, emitOutput } = setup({ reply: (data) => void replies.push(data) });
+    Object.defineProperty(process, "cursorKeyMode", { get: () => mode, enumerable: true });
+    const handle = await spawnWithExecutor(executor, request, sink);
+    emitOutput("stdout", "plain\x1b[?1h\x1b[6n");
+    expect(events).toEqual([["output", "stdout", "plain\x1b[?1h\x1b[6n"]]);
+    expect(replies).toEqual([]);
+    expect(handle.cursorKeyMode).toBe("normal");
+    mode = "application";
+    expect(handle.cursorKeyMode).toBe("application");
+  });
+
   it("rejects with the executor's spawn error (EXEC-09, RES-24)", async () => {
     const executor: HostExecutor = { spawn: () => Promise.reject(new Error("node builder-1 is offline")) };
     await expect(spawnWithExecutor(executor, request, setup().sink)).rejects.toThrow("node builder-1 is offline");

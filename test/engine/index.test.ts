@@ -27,6 +27,13 @@ describe("entries", () => {
     expect(engineEntry.DEFAULT_BRIDGE_SIGNALS).toEqual(["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"]);
   });
 
+  it("the engine entry is framework-free: it exports no executor, the package entry does (issue 24)", () => {
+    const engine = engineEntry as Record<string, unknown>;
+    expect(["createSandboxExecutor", "createSshExecutor", "REMOTE_ENV_KEYS"].filter((name) => name in engine)).toEqual([]);
+    expect(packageEntry.createSandboxExecutor).toBeTypeOf("function");
+    expect(packageEntry.createSshExecutor).toBeTypeOf("function");
+  });
+
   it("the package entry re-exports everything the engine entry exports, as the same values", () => {
     const fromPackage = packageEntry as Record<string, unknown>;
     for (const [name, value] of Object.entries(engineEntry)) expect(fromPackage[name], name).toBe(value);

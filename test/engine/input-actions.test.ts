@@ -10,7 +10,7 @@ import { normalizeProcessParams, type InputCall } from "../../src/engine/process
 import type { ProcessParams } from "../../src/engine/types.js";
 import type { Session } from "../../src/engine/session.js";
 import type { ChildHandle, StdinHandle } from "../../src/engine/spawn/child-handle.js";
-import { newSession } from "./helpers/fake-child.js";
+import { attachChild, newSession } from "./helpers/fake-child.js";
 
 interface Recorder { session: Session; writes: Array<string | Uint8Array>; ended: () => boolean }
 
@@ -32,7 +32,7 @@ function inputSession(options: { stdinWritable?: boolean; cursorKeyMode?: Cursor
     pid: 4242, pty: false, cursorKeyMode: options.cursorKeyMode ?? "normal", stdin, signal: undefined, release: () => {},
   };
   const session = newSession({ id: "calm-brook", command: "cat" });
-  session.attach(child);
+  attachChild(session, child);
   if (options.stdinWritable === false) session.endInput();
   return { session, writes, ended: () => ended };
 }

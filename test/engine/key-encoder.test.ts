@@ -21,9 +21,6 @@ const encodeKey = (token: string, mode: CursorKeyMode = "normal"): { hex: string
   return { hex: hexOf(bytes), warnings };
 };
 
-// Printable form of a terminal chunk for test titles.
-const visible = (text: string): string => text.replaceAll(ESC, "ESC");
-
 const unknownKeyWarning = (base: string): string => `Unknown key "${base}" for modifiers; sending literal.`;
 
 // KEYS-08, transcribed from the SPEC table: aliases and their bytes in normal cursor mode.

@@ -45,7 +45,6 @@ describe("result texts", () => {
     ["RES-16", messages.BACKGROUND_HINT, H],
     ["RES-17", messages.abortedBySignal("SIGKILL"), "Command aborted by signal SIGKILL"],
     ["RES-18", messages.ABORTED_BEFORE_EXIT, "Command aborted before exit code was captured"],
-    ["RES-19", messages.NO_OUTPUT_TIMED_OUT, "Command timed out waiting for output."],
     ["RES-22", messages.stillRunning("calm-brook", 42),
       "Command still running (session calm-brook, pid 42). Use process (list/poll/log/write/send-keys/submit/paste/kill/clear/remove) for follow-up."],
     ["RES-22 no pid", messages.stillRunning("calm-brook", undefined),
@@ -124,6 +123,10 @@ describe("texts of our own", () => {
     messages.nulByteIn("command", 3), messages.argumentTooLarge("command", 200_000, 131_072),
     messages.argumentsTooLarge(7_000_000, 6_291_456), messages.ptyInputQueueFull(1024), messages.cursorModeUnknown("x"),
     messages.sandboxWorkdirMissing("/srv"), messages.SSH_MODULE_MISSING, messages.unknownNode("db", ["build"]),
+    messages.sandboxWorkdirOutside("/", ["/srv/app"]), messages.sandboxOptionInvalid("tmpSizeBytes", "0", 4096),
+    messages.sandboxSetupFailed("bubblewrap ended (exit code 1) before the command started"),
+    ...(["missing", "symlink", "relative-target", "target-unavailable", "covers-control-dir", "changed"] as const)
+      .map((problem) => messages.sandboxMountRefused("binds[0].source", "/srv/cache", problem)),
   ];
 
   it.each(ours)("names the problem and the fix without Node internals, paths of ours or stack traces: %s", (text) => {
@@ -131,8 +134,59 @@ describe("texts of our own", () => {
     expect(text.endsWith(".")).toBe(true);
   });
 
+  it("quotes at most 100 characters of a path in a sandbox text", () => {
+    const long = `/srv/${"x".repeat(300)}`;
+    expect(messages.sandboxWorkdirOutside(long, [long])).toContain(`"${long.slice(0, 80)}… (305 chars)"`);
+    expect(messages.sandboxMountRefused("writable[0]", long, "symlink")).toContain(`"${long.slice(0, 80)}… (305 chars)" goes through`);
+    expect(messages.sandboxWorkdirMissing(long)).not.toContain(long);
+  });
+
   it("lists the known nodes, or says there are none, when a node is unknown", () => {
     expect(messages.unknownNode("db", ["build", "test"])).toBe('Unknown node "db": known nodes are "build", "test".');
     expect(messages.unknownNode(undefined, [])).toBe('exec host "node" needs the node parameter: known nodes are (none).');
+  });
+});
+
+describe("inputs echoed in texts (issue 20)", () => {
+  it.each([
+    ["empty", ""],
+    ["a session id", "calm-brook"],
+    ["100 characters", "a".repeat(100)],
+  ])("quotes an input of at most 100 characters unchanged: %s", (_what, input) => {
+    expect(messages.quoteInput(input)).toBe(input);
+  });
+
+  it.each([
+    [101, `${"a".repeat(80)}… (101 chars)`],
+    [1_048_576, `${"a".repeat(80)}… (1048576 chars)`],
+  ])("quotes an input of %i characters by its first 80, an ellipsis and its length", (length, quoted) => {
+    expect(messages.quoteInput("a".repeat(length))).toBe(quoted);
+  });
+
+  it("never cuts a surrogate pair in half", () => {
+    const quoted = messages.quoteInput(`${"a".repeat(79)}😀${"b".repeat(100)}`);
+    expect(quoted).toBe(`${"a".repeat(79)}… (181 chars)`);
+  });
+
+  it("lists at most 10 inputs and says how many more there are", () => {
+    const keys = Array.from({ length: 12 }, (_, index) => `K${index}`);
+    expect(messages.quoteInputs(keys.slice(0, 10), ", ")).toBe(keys.slice(0, 10).join(", "));
+    expect(messages.quoteInputs(keys, ", ")).toBe(`${keys.slice(0, 10).join(", ")}, … (2 more)`);
+  });
+
+  it("keeps every pinned text byte-identical for an input of 100 characters and shortens a longer one", () => {
+    const id = "x".repeat(100);
+    expect(messages.noSession(id)).toBe(`No session found for ${id}`);
+    expect(messages.noSession(`${id}y`)).toBe(`No session found for ${"x".repeat(80)}… (101 chars)`);
+    expect(messages.workdirUnavailable(`/${"d".repeat(65_535)}`))
+      .toBe(messages.workdirUnavailable("").replace('""', `"/${"d".repeat(79)}… (65536 chars)"`));
+  });
+
+  it("lists at most 10 send-keys warnings, each quoting its entry", () => {
+    const warnings = Array.from({ length: 1000 }, () => messages.invalidHexByte("z".repeat(1000)));
+    const text = messages.sentBytes(1, "x", warnings);
+    expect(text.split("\n")).toHaveLength(2 + 10 + 1);
+    expect(text.endsWith("\n- … (990 more warnings)")).toBe(true);
+    expect(warnings[0]).toBe(`Invalid hex byte: ${"z".repeat(80)}… (1000 chars)`);
   });
 });

@@ -13,12 +13,13 @@ const settings = resolveSettings({ env: {} });
 const local = { scopeKey: "s" };
 const executor: HostExecutor = { spawn: () => Promise.reject(new Error("never spawned in these tests")) };
 const normalize = (params: Record<string, unknown>, ctx: { scopeKey: string; allowElevated?: boolean } = local,
-  executors: { sandbox?: HostExecutor; node?: HostExecutor } = {}) => normalizeExecParams(params, ctx, settings, executors);
+  executors: { sandbox?: HostExecutor; node?: HostExecutor } = {}) => normalizeExecParams(params, ctx, { settings, executors, cwd: "/" });
 
 describe("normalizeExecParams", () => {
   it("fills every default for a bare command (EXEC-05, EXEC-21, EXEC-25, SET-16)", () => {
     expect(normalize({ command: "echo hi" })).toEqual({
-      command: "echo hi", executor: undefined, node: undefined, elevated: false, env: undefined, workdir: undefined,
+      command: "echo hi", executor: undefined, node: undefined, elevated: false, env: { ok: true, overrides: {} },
+      workdir: { ok: true, cwd: "/" },
       pty: false, background: false, yieldMs: SETTINGS_TABLE.yieldMs.defaultValue,
       timeoutSeconds: DEFAULT_TIMEOUT_SECONDS, continuationRequested: false,
     });
@@ -72,9 +73,18 @@ describe("normalizeExecParams", () => {
     expect(() => normalize({ command: "x", host: "node", elevated: true })).toThrow(messages.ELEVATION_UNAVAILABLE);
   });
 
-  it("keeps workdir and env raw, for the checks that follow (EXEC-03a)", () => {
-    const env = { PATH: "/x" };
-    expect(normalize({ command: "true", workdir: 5, env })).toMatchObject({ workdir: 5, env });
+  it("checks workdir and env, keeping a refusal as data for the caller to report in EXEC-03a order", () => {
+    const call = normalize({ command: "true", workdir: "/no/such/dir", env: { PATH: "/x" } });
+    expect(call.workdir).toEqual({ ok: false, requested: "/no/such/dir" });
+    expect(call.env.ok).toBe(false);
+    expect(!call.env.ok && (call.env.error as Error).message).toBe(messages.PATH_FORBIDDEN);
+  });
+
+  it("refuses a NUL byte in workdir with its position, and resolves an executor's workdir unchecked (EXEC-09, EXEC-28)", () => {
+    expect(normalize({ command: "true", workdir: "a\u0000b" }).workdir)
+      .toEqual({ ok: false, requested: "a\u0000b", text: messages.nulByteIn("workdir", 1) });
+    expect(normalize({ command: "true", host: "sandbox", workdir: "remote/dir" }, local, { sandbox: executor }).workdir)
+      .toEqual({ ok: true, cwd: "/remote/dir" });
   });
 
   it.each([

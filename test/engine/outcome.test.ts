@@ -1,14 +1,14 @@
 // src/engine/outcome.ts: the one classification of how a command ended, used by the foreground result (RES-10 …
 // RES-20) and by the outcome status of list, poll, log and exit events (RES-26).
 import { afterEach, describe, expect, it } from "vitest";
-import { classifyFailure, outcomeStatusOf, type ExitFacts, type FailureKind } from "../../src/engine/outcome.js";
-import type { OutcomeStatus } from "../../src/engine/session.js";
+import { classifyFailure, outcomeStatusOf, type ExitFacts, type OutcomeStatus, type SessionFailureKind } from "../../src/engine/outcome.js";
+
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
 
 describe("classifyFailure and outcomeStatusOf", () => {
-  it.each<[string, ExitFacts, FailureKind | undefined, OutcomeStatus]>([
+  it.each<[string, ExitFacts, SessionFailureKind | undefined, OutcomeStatus]>([
     ["exit code 0 completed", { exitCode: 0, exitSignal: null, exitReason: "exit" }, undefined, "completed"],
     ["a non-zero exit code other than 126 and 127 completed", { exitCode: 3, exitSignal: null, exitReason: "exit" },
       undefined, "completed"],
@@ -22,8 +22,6 @@ describe("classifyFailure and outcomeStatusOf", () => {
       "signal", "failed"],
     ["an overall timeout wins over the signal that carried it out",
       { exitCode: null, exitSignal: "SIGTERM", exitReason: "overall-timeout" }, "overall-timeout", "failed"],
-    ["a runtime error wins over its exit code", { exitCode: 0, exitSignal: null, exitReason: "runtime-error" },
-      "runtime-error", "failed"],
     ["a requested stop by signal is a signal failure", { exitCode: null, exitSignal: "SIGTERM", exitReason: "manual-cancel" },
       "signal", "failed"],
     // A command that traps the stop and exits 0 is no foreground failure, but its outcome is not "completed".

@@ -1,12 +1,25 @@
 // src/engine/process/poll-action.ts: the poll timeout (POLL-08), the back-off (POLL-06) and the poll result.
 import { afterEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
-import { parsePollTimeout, retryInMs } from "../../src/engine/process/poll-action.js";
+import { parsePollTimeout } from "../../src/engine/process/normalize-process.js";
+import { countRunningPoll, resetPollBackoff, retryInMs } from "../../src/engine/process/poll-action.js";
 import { deriveSessionName } from "../../src/engine/session-name.js";
 import { POLL_BACKOFF_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../../src/engine/settings.js";
+import { sessionWith } from "./helpers/fake-child.js";
 import { ctx, disposeEngines, newEngine, sessionIdOf, textOf, waitUntil } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
+
+describe("countRunningPoll", () => {
+  it("counts the back-off step of each running poll: output makes it 1 again, a kill request starts it over (POLL-06)", () => {
+    const { session } = sessionWith();
+    expect([countRunningPoll(session, false), countRunningPoll(session, false)]).toEqual([1, 2]);
+    expect([countRunningPoll(session, true), countRunningPoll(session, false)]).toEqual([1, 2]);
+    resetPollBackoff(session);
+    expect(countRunningPoll(session, false)).toBe(1);
+    expect(countRunningPoll(sessionWith().session, false)).toBe(1); // each session counts its own
+  });
+});
 
 describe("retryInMs", () => {
   it("backs off 5000, 10000, 30000, 60000, 60000 over consecutive empty polls and is 5000 after output (POLL-06)", () => {

@@ -76,10 +76,25 @@ describe("runExec", () => {
     expect(textOf(result)).toBe("one\ntwo");
     expect(updates.map(textOf)).toContain("one\n");
     expect(updates.every((update) => update.details.status === "running")).toBe(true);
-    const count = updates.length;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(updates).toHaveLength(count);
   });
+
+  it("sends no progress update for output that arrives once the call has yielded (EXEC-39)", async () => {
+    const engine = newEngine();
+    const updates: ToolResult[] = [];
+    const started = await engine.exec({ command: "echo one; sleep 1; echo two; sleep 30", yieldMs: 10 },
+      { ...ctx, onUpdate: (u) => void updates.push(u) });
+    expect(started.details.status).toBe("running");
+    const sessionId = sessionIdOf(started);
+    const logShows = async (text: string): Promise<boolean> => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 25))) {
+        if (textOf(await engine.process({ action: "log", sessionId }, ctx)).includes(text)) return true;
+      }
+      return false;
+    };
+    // The second line reaches the log a second after the yield: no update carries it.
+    expect(await logShows("two")).toBe(true);
+    expect(updates.filter((update) => textOf(update).includes("two"))).toEqual([]);
+  }, 30_000);
 
   it("keeps the command alive when a progress listener throws (EXEC-39)", async () => {
     const engine = newEngine();

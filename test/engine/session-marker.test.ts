@@ -48,10 +48,11 @@ describe.runIf(process.platform === "linux")("marked processes", () => {
 
   it("skips a marked process that is in the leader's group, which the group signal reached already", async () => {
     const marker = `${createEngineToken()}-2`;
-    const pid = await markedSleep(marker);
-    signalMarkedProcesses(marker, "SIGKILL", pid);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(isProcessAlive(pid)).toBe(true);
+    const leader = await markedSleep(marker);
+    const outside = await markedSleep(marker); // same marker, a group of its own: the one that is signalled
+    signalMarkedProcesses(marker, "SIGKILL", leader);
+    expect(await waitUntil(() => !isProcessAlive(outside), 10_000)).toBe(true);
+    expect(isProcessAlive(leader)).toBe(true);
   }, 30_000);
 
   it("signals a marked process that left the leader's group", async () => {

@@ -6,19 +6,12 @@ import {
   discardedNote, exitFields, exitLabelOf, failure, guidanceSuffix, inputWaitHint, inputWaitView, nameField, reportedStatus,
   result,
 } from "../../src/engine/process/session-view.js";
-import type { Session } from "../../src/engine/session.js";
-import { outputOf } from "./helpers/session-stand-in.js";
+import type { SessionView } from "../../src/engine/session.js";
+import { finishedSession, outputOf } from "./helpers/session-stand-in.js";
 
-type ViewFields = Pick<Session, "name" | "idleMs" | "stdinWritable" | "lastOutputAt" | "output" | "exitCode" | "exitSignal"
-  | "exitReason" | "confirmedStop" | "outcomeStatus" | "timedOut" | "outputHolders">;
-
-function session(fields: Partial<ViewFields> = {}): Session {
-  const stand: ViewFields = {
-    name: undefined, idleMs: () => 0, stdinWritable: false, lastOutputAt: 1_000, output: outputOf(""), exitCode: 0,
-    exitSignal: null, exitReason: "exit", confirmedStop: false, outcomeStatus: "completed", timedOut: false,
-    outputHolders: [], ...fields,
-  };
-  return stand as unknown as Session;
+/** A finished stand-in with `fields` laid over it as they are, derived fields included. */
+function session(fields: Partial<SessionView> = {}): SessionView {
+  return { ...finishedSession(), ...fields };
 }
 
 describe("failure and result", () => {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND, KILL_GRACE_MS, KILL_SETTLE_MS } from "../../src/engine/settings.js";
 import { SESSION_MARKER_VARIABLE } from "../../src/engine/spawn/session-marker.js";
-import { fakeChild, finish, newSession, sessionWith } from "./helpers/fake-child.js";
+import { attachChild, fakeChild, finish, newSession, sessionWith } from "./helpers/fake-child.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -54,9 +54,9 @@ describe("who sees a session", () => {
     expect(child.signals).toEqual([]);
   });
 
-  it("that never started is discarded and finished at once, with no exit code (RES-24)", async () => {
+  it("that never started is discarded and finished at once, with no exit code, and the spawn error passed on (RES-24)", async () => {
     const session = newSession();
-    session.abandonStart();
+    await expect(session.start(() => Promise.reject(new Error("spawn failed")))).rejects.toThrow("spawn failed");
     await session.completed;
     expect([session.state, session.visibility, session.exitCode, session.exitSignal]).toEqual(["finished", "discarded", null, null]);
   });
@@ -81,57 +81,58 @@ describe("who sees a session", () => {
 
 describe("output from the backend", () => {
   it("is sanitized, appended as pending output and wakes a waiting poll", async () => {
-    const { session } = sessionWith();
+    const { session, sink } = sessionWith();
     const waiting = session.waitForActivity(60_000);
-    session.sink.onOutput("stdout", "a\x1b[31mred\x1b[0m\n");
+    sink.onOutput("stdout", "a\x1b[31mred\x1b[0m\n");
     await waiting;
     expect(session.output.aggregate).toBe("ared\n");
-    expect(session.output.drainPending()).toBe("ared\n");
+    expect(session.takePending()).toEqual({ text: "ared\n", dropped: false });
+    expect(session.output.hasPending).toBe(false);
   });
 
   it("copies what it keeps of a byte chunk, so a backend may lend it views of a reused read buffer", () => {
-    const { session } = sessionWith();
-    expect(session.sink.copiesOutput).toBe(true);
+    const { session, sink } = sessionWith();
+    expect(sink.copiesOutput).toBe(true);
     const readBuffer = new Uint8Array(4096);
     for (const [text, stream] of [["x".repeat(3000), "stdout"], ["caf\xc3\xa9\n", "stderr"], ["y".repeat(2000), "stdout"]] as const) {
       const chunk = readBuffer.subarray(0, text.length);
       chunk.set(Buffer.from(text, "latin1"));
-      session.sink.onOutput(stream, chunk);
+      sink.onOutput(stream, chunk);
       readBuffer.fill(0x7a); // the next read lands in the same buffer
     }
     const expected = `${"x".repeat(3000)}café\n${"y".repeat(2000)}`;
     expect(session.output.aggregate).toBe(expected);
-    expect(session.output.drainPending()).toBe(expected);
+    expect(session.takePending().text).toBe(expected);
   });
 
   it("moves lastOutputAt and calls output listeners until they unsubscribe (EXEC-39)", () => {
-    const { session } = sessionWith();
+    const { session, sink } = sessionWith();
     const calls: string[] = [];
     const stop = session.onOutput(() => calls.push(session.output.aggregate));
-    session.sink.onOutput("stdout", "one");
+    sink.onOutput("stdout", "one");
     stop();
-    session.sink.onOutput("stdout", "two");
+    sink.onOutput("stdout", "two");
     expect(calls).toEqual(["one"]);
     expect(session.lastOutputAt).toBeGreaterThanOrEqual(session.startedAt);
   });
 
   it("is ignored after completion", () => {
-    const { session } = sessionWith();
+    const { session, sink } = sessionWith();
     finish(session, "kept", 0);
-    session.sink.onOutput("stdout", "late");
+    sink.onOutput("stdout", "late");
     expect(session.output.aggregate).toBe("kept");
   });
 });
 
 describe("completion", () => {
   it("freezes the exit fields, releases the child and calls each completion handler once (REG-03)", async () => {
-    const { session, child } = sessionWith({}, { ttlMs: 1_000 });
+    const { session, child, sink } = sessionWith({}, { ttlMs: 1_000 });
     const seen: string[] = [];
     session.onComplete((done) => seen.push(`${done.state} ${done.exitCode}`));
     const removed = session.onComplete(() => seen.push("unsubscribed"));
     removed();
     finish(session, "out", 3);
-    session.sink.onComplete(4, null); // a second report changes nothing
+    sink.onComplete(4, null); // a second report changes nothing
     await session.completed;
     expect(seen).toEqual(["finished 3"]);
     expect([session.exitCode, session.exitSignal, session.exitReason, child.released]).toEqual([3, null, "exit", true]);
@@ -169,8 +170,8 @@ describe("termination", () => {
 
   it("kills at once when the process already exited but its output is held open (KILL-12), and reports the exit as it happened", async () => {
     vi.useFakeTimers();
-    const { session, child } = sessionWith({ holders: [777] });
-    session.sink.onExit(0, null);
+    const { session, child, sink } = sessionWith({ holders: [777] });
+    sink.onExit(0, null);
     session.terminate("manual-cancel");
     expect(child.signals).toEqual(["SIGKILL"]);
     vi.advanceTimersByTime(KILL_SETTLE_MS);
@@ -188,7 +189,30 @@ describe("termination", () => {
     const session = newSession();
     expect(session.terminate("manual-cancel")).toBe(true);
     const child = fakeChild();
-    session.attach(child);
+    attachChild(session, child);
+    expect(child.signals).toEqual(["SIGTERM"]);
+  });
+
+  it("requested while an executor's process without kill is being spawned settles after the grace, never hangs (dispose during start)", async () => {
+    vi.useFakeTimers();
+    const session = newSession();
+    let spawned: (child: ReturnType<typeof fakeChild>) => void = () => {};
+    const starting = session.start(() => new Promise((resolve) => (spawned = resolve)));
+    expect(session.terminate("manual-cancel")).toBe(true);
+    spawned(fakeChild({ signallable: false }));
+    await starting;
+    expect(session.state).toBe("running");
+    vi.advanceTimersByTime(KILL_GRACE_MS - 1);
+    expect(session.state).toBe("running");
+    vi.advanceTimersByTime(1);
+    await session.completed;
+    expect([session.state, session.exitCode, session.exitSignal, session.exitReason]).toEqual(["finished", null, null, "manual-cancel"]);
+  });
+
+  it("is started once: a second start is refused and the first child stays", async () => {
+    const { session, child } = sessionWith();
+    await expect(session.start(() => fakeChild())).rejects.toThrow(`session ${session.id} was already started`);
+    session.terminate("manual-cancel");
     expect(child.signals).toEqual(["SIGTERM"]);
   });
 
@@ -226,12 +250,10 @@ describe("input and polls", () => {
     expect([child.ended, session.stdinWritable]).toEqual([true, false]);
   });
 
-  it("counts the back-off step of each running poll: output makes it 1 again, a kill request starts it over (POLL-06)", () => {
-    const { session } = sessionWith();
-    expect([session.countRunningPoll(false), session.countRunningPoll(false)]).toEqual([1, 2]);
-    expect([session.countRunningPoll(true), session.countRunningPoll(false)]).toEqual([1, 2]);
-    session.requestStop();
-    expect(session.countRunningPoll(false)).toBe(1);
+  it("writes input to its child's stdin", async () => {
+    const { session, child } = sessionWith();
+    await session.writeInput("abc");
+    expect(child.written).toEqual(["abc"]);
   });
 
   it("reads the cursor-key mode from its terminal, and is unknown before one is attached (KEYS-12)", () => {
@@ -243,10 +265,19 @@ describe("input and polls", () => {
     expect(sessionWith().session.cursorKeyMode).toBe("normal");
   });
 
-  it("marks a local command's environment with its marker", () => {
+  it("marks a copy of a local command's environment with its marker, leaving the caller's object alone", () => {
     const session = newSession();
-    const env: Record<string, string> = { [SESSION_MARKER_VARIABLE]: "forged" };
-    session.markEnvironment(env);
-    expect(env[SESSION_MARKER_VARIABLE]).toBe(session.marker);
+    const env: Record<string, string> = { [SESSION_MARKER_VARIABLE]: "forged", KEEP: "1" };
+    expect(session.markedEnvironment(env)).toEqual({ [SESSION_MARKER_VARIABLE]: session.marker, KEEP: "1" });
+    expect(env[SESSION_MARKER_VARIABLE]).toBe("forged");
+  });
+
+  it("shows its output read-only: the view has no way to append, drain or freeze", () => {
+    const { session } = sessionWith();
+    finish(session, "out", 0);
+    const view = session.output as unknown as Record<string, unknown>;
+    expect(["append", "drainPending", "freeze", "takePendingDropped"].filter((name) => name in view)).toEqual([]);
+    expect(() => { view["aggregate"] = "forged"; }).toThrow(TypeError);
+    expect(session.output.aggregate).toBe("out");
   });
 });

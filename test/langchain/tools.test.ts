@@ -20,9 +20,7 @@ describe("progress and errors (LC-17, LC-21)", () => {
     expect(events.map((event) => event.data.text)).toContain("one\n");
     expect(events[0]?.data.details).toMatchObject({ status: "running", cwd, tail: "one\n" });
     expect(Object.keys(events[0]!.data.details).sort()).toEqual(["cwd", "pid", "sessionId", "startedAt", "status", "tail"]);
-    const count = events.length;
-    await sleep(200);
-    expect(events).toHaveLength(count);
+    // That none comes after the result is the next test's: its output arrives while the session runs on.
   });
 
   it("LC-17: no exec_update is sent after a running result was returned", async () => {

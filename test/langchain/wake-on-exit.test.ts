@@ -7,7 +7,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createExecTools, type ExecTools, type WakeableRunnable, type WakeRun } from "../../src/index.js";
+import { ExecProcessError, createExecTools, type ExecTools, type WakeableRunnable, type WakeRun } from "../../src/index.js";
 
 const SCOPE = "agent:builder";
 const THREAD = { configurable: { thread_id: "t1" } };
@@ -244,12 +244,30 @@ describe("toolkit.wakeOnExit", () => {
     expect(kit.engine.peekSystemEvents(SCOPE)).toHaveLength(1);
   });
 
+  const LONGEST = "2147483647 ms (about 24.8 days) is the longest delay a Node.js timer can wait.";
   it.each([
-    [{ debounceMs: -1 }, "wakeOnExit: debounceMs must be a finite number of milliseconds ≥ 0 (got -1)."],
-    [{ debounceMs: Number.NaN }, "wakeOnExit: debounceMs must be a finite number of milliseconds ≥ 0 (got NaN)."],
-    [{ maxRunsPerMinute: 0 }, "wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got 0)."],
-  ])("refuses the options %o with a text naming the option", (options, text) => {
-    expect(() => kit.toolkit.wakeOnExit(newAgent(fakeModel()), THREAD, options)).toThrow(text);
+    [{ debounceMs: -1 }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got -1); ${LONGEST}`],
+    [{ debounceMs: Number.NaN }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got NaN); ${LONGEST}`],
+    [{ debounceMs: 3e9 }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got 3000000000); ${LONGEST}`],
+    [{ debounceMs: Infinity }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got Infinity); ${LONGEST}`],
+    [{ maxRunsPerMinute: 0 }, "maxRunsPerMinute", "wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got 0)."],
+  ])("refuses the options %o with an invalid-option ExecProcessError naming the option", (options, option, text) => {
+    const thrown = (() => {
+      try {
+        kit.toolkit.wakeOnExit(newAgent(fakeModel()), THREAD, options)();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(ExecProcessError.is(thrown, "invalid-option")).toBe(true);
+    expect(thrown).toMatchObject({ message: text, data: { owner: "wakeOnExit", option } });
+  });
+
+  it("accepts the longest debounce a timer can wait, 2147483647 ms", () => {
+    const stop = kit.toolkit.wakeOnExit(newAgent(fakeModel()), THREAD, { debounceMs: 2_147_483_647 });
+    expect(typeof stop).toBe("function");
+    stop();
   });
 
   it("refuses a config without a thread id", () => {

@@ -1,7 +1,7 @@
 // Builders of every exec result (§4): foreground completed/failed, running, workdir failure, progress update.
 import * as messages from "../messages.js";
-import type { Session } from "../session.js";
-import { classifyFailure, type FailureKind } from "../outcome.js";
+import type { SessionView } from "../session.js";
+import { classifyFailure, type SessionFailureKind } from "../outcome.js";
 import type {
   ExecCompletedDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, ToolDetails, WorkdirFailureDetails,
 } from "../result-details.js";
@@ -12,20 +12,19 @@ export function textResult<Details extends ToolDetails>(text: string, details: D
 }
 
 /** RES-08, RES-09: the discard statement, then the warnings block. */
-function prefix(session: Session, warnings: readonly string[]): string {
+function prefix(session: SessionView, warnings: readonly string[]): string {
   const discarded = session.output.discarded ? `${messages.DISCARDED_NOTE}\n\n` : "";
   const warningBlock = warnings.length > 0 ? `${warnings.join("\n")}\n\n\n\n` : "";
   return discarded + warningBlock;
 }
 
-/** RES-10 … RES-13: the reason line of a failure that is not a timeout or a runtime error. */
-function failureReason(kind: FailureKind, exitSignal: string | null): string {
+/** RES-10 … RES-13: the reason line of a failure that is not a timeout. */
+function failureReason(kind: Exclude<SessionFailureKind, "overall-timeout">, exitSignal: string | null): string {
   switch (kind) {
     case "signal": return messages.abortedBySignal(exitSignal ?? "");
     case "aborted": return messages.ABORTED_BEFORE_EXIT;
     case "shell-command-not-found": return messages.COMMAND_NOT_FOUND;
     case "shell-not-executable": return messages.COMMAND_NOT_EXECUTABLE;
-    default: return "";
   }
 }
 
@@ -40,12 +39,11 @@ export interface ForegroundContext {
   durationMs: number;
   timeoutSeconds: number | undefined;
   processToolAvailable: boolean;
-  runtimeError?: string;
 }
 
 /** RES-03 … RES-20. */
 export function foregroundResult(
-  session: Session, ctx: ForegroundContext,
+  session: SessionView, ctx: ForegroundContext,
 ): ToolResult<ExecCompletedDetails> | ToolResult<ExecFailedDetails> {
   const output = session.output.aggregate.trim();
   const failure = classifyFailure(session);
@@ -60,9 +58,8 @@ export function foregroundResult(
     });
   }
   const reason = failure === "overall-timeout" ? timeoutReason(ctx.timeoutSeconds ?? 0, ctx.processToolAvailable)
-    : failure === "runtime-error" ? ctx.runtimeError ?? "" : failureReason(failure, session.exitSignal);
-  const exitReason = failure === "overall-timeout" ? "overall-timeout"
-    : failure === "signal" ? "signal" : failure === "runtime-error" ? "runtime-error" : "exit";
+    : failureReason(failure, session.exitSignal);
+  const exitReason = failure === "overall-timeout" ? "overall-timeout" : failure === "signal" ? "signal" : "exit";
   return textResult<ExecFailedDetails>(prefix(session, ctx.warnings) + (output ? `${output}\n\n` : "") + reason, {
     status: "failed", ...common, failureKind: failure, exitReason, aggregated: output,
     timedOut: failure === "overall-timeout", noOutputTimedOut: false, cwd: session.cwd,
@@ -70,7 +67,7 @@ export function foregroundResult(
 }
 
 /** RES-21 … RES-23. */
-export function runningResult(session: Session, warnings: readonly string[]): ToolResult<ExecRunningDetails> {
+export function runningResult(session: SessionView, warnings: readonly string[]): ToolResult<ExecRunningDetails> {
   const warningPrefix = warnings.length > 0 ? `${warnings.join("\n")}\n\n` : "";
   return textResult(warningPrefix + messages.stillRunning(session.id, session.pid), {
     status: "running", sessionId: session.id, pid: session.pid ?? null, startedAt: session.startedAt, cwd: session.cwd,
@@ -79,7 +76,7 @@ export function runningResult(session: Session, warnings: readonly string[]): To
 }
 
 /** EXEC-39: a progress update during the foreground window. */
-export function progressUpdate(session: Session, warnings: readonly string[]): ToolResult<ExecProgressDetails> {
+export function progressUpdate(session: SessionView, warnings: readonly string[]): ToolResult<ExecProgressDetails> {
   const warningPrefix = warnings.length > 0 ? `${warnings.join("\n")}\n\n` : "";
   const tail = session.output.tail;
   return textResult(warningPrefix + (tail || session.output.aggregate || messages.NO_OUTPUT), {

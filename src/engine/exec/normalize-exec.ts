@@ -1,13 +1,21 @@
-// One pipeline from raw exec arguments to a normalized call (EXEC-01 … EXEC-13, EXEC-21 … EXEC-31).
-// Checks (1)–(4) of EXEC-03a run here; the caller then checks the working directory (5), which returns a result,
-// and only then the environment overrides (6), with validateEnvOverrides.
+// One pipeline from raw exec arguments to a normalized call (EXEC-01 … EXEC-31): every check runs here, once.
+// Checks (1)–(4) of EXEC-03a throw; the working directory (5) and the environment overrides (6) are checked too, and
+// their outcome kept as data, so that the caller reports a workdir failure (a returned result) before an env
+// refusal (a thrown error), as EXEC-03a orders.
 import { ExecProcessError } from "../errors.js";
 import { MS_PER_SECOND, YIELD_MAX_MS, YIELD_MIN_MS, type Settings } from "../settings.js";
 import type { CallContext, ExecParams, HostExecutor } from "../types.js";
-import { assertNoNulByte } from "./unsafe-strings.js";
+import { validateEnvOverrides } from "./env-overrides.js";
+import { assertNoNulByte, nulByteText } from "./unsafe-strings.js";
+import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
 const HOSTS = ["auto", "sandbox", "gateway", "node"] as const;
 type Host = (typeof HOSTS)[number];
+
+/** EXEC-18 … EXEC-20, EXEC-23, EXEC-28: the directory to run in, or the failure returned instead of running. */
+export type WorkdirCheck = { ok: true; cwd: string } | { ok: false; requested: string; text?: string };
+/** EXEC-14, EXEC-16, EXEC-17: the accepted overrides, or the refusal thrown once the workdir is known to be usable. */
+export type EnvCheck = { ok: true; overrides: Record<string, string> } | { ok: false; error: unknown };
 
 export interface NormalizedExec {
   command: string;
@@ -15,9 +23,9 @@ export interface NormalizedExec {
   executor: { host: "sandbox" | "node"; instance: HostExecutor } | undefined;
   node: string | undefined;
   elevated: boolean;
-  /** The raw `env` parameter, checked after the working directory (EXEC-03a). */
-  env: unknown;
-  workdir: unknown;
+  /** Local: resolved, real and checked. Executor: resolved against the engine's cwd, unchecked (EXEC-09). */
+  workdir: WorkdirCheck;
+  env: EnvCheck;
   pty: boolean;
   background: boolean;
   yieldMs: number;
@@ -27,9 +35,14 @@ export interface NormalizedExec {
   continuationRequested: boolean;
 }
 
-export function normalizeExecParams(
-  params: ExecParams, ctx: CallContext, settings: Settings, executors: { sandbox?: HostExecutor; node?: HostExecutor },
-): NormalizedExec {
+export interface ExecEnvironment {
+  settings: Settings;
+  executors: { sandbox?: HostExecutor; node?: HostExecutor };
+  /** The engine's working directory, against which `workdir` resolves (EXEC-18). */
+  cwd: string;
+}
+
+export function normalizeExecParams(params: ExecParams, ctx: CallContext, { settings, executors, cwd }: ExecEnvironment): NormalizedExec {
   const command = params.command;
   if (typeof command !== "string" || command === "") throw new ExecProcessError({ code: "missing-command", param: "command" }); // EXEC-02
   assertNoNulByte("command", command); // with the command check (EXEC-03a step 1)
@@ -42,14 +55,29 @@ export function normalizeExecParams(
     executor,
     node: typeof params.node === "string" ? params.node : undefined,
     elevated,
-    env: params.env,
-    workdir: params.workdir,
+    workdir: checkWorkdir(params.workdir, cwd, executor !== undefined),
+    env: checkEnv(params.env),
     pty: params.pty === true,
     background: params.background === true,
     yieldMs: normalizeYieldMs(params.yieldMs, settings.yieldMs),
     timeoutSeconds: normalizeTimeoutSeconds(params, settings.defaultTimeoutSeconds),
     continuationRequested: params.background === true || typeof params.yieldMs === "number",
   };
+}
+
+function checkWorkdir(workdir: unknown, cwd: string, throughExecutor: boolean): WorkdirCheck {
+  const unsafe = nulByteText("workdir", workdir);
+  if (unsafe !== undefined) return { ok: false, requested: String(workdir), text: unsafe };
+  if (throughExecutor) return { ok: true, cwd: resolveExecutorWorkdir(workdir, cwd) };
+  return resolveWorkdir(workdir, cwd);
+}
+
+function checkEnv(env: unknown): EnvCheck {
+  try {
+    return { ok: true, overrides: validateEnvOverrides(env) };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 /** EXEC-05 … EXEC-07: omitted or "" means auto; values are compared case-insensitively; anything else is rejected. */

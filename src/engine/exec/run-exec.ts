@@ -1,47 +1,38 @@
 // Orchestrates one exec call: normalize, check the workdir, spawn, then race completion, yield and abort (§3).
 import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
-import { Session } from "../session.js";
-import { createSessionId } from "../session-id.js";
-import type { ChildHandle, SpawnRequest } from "../spawn/child-handle.js";
+import type { Session } from "../session.js";
+import type { ChildHandle, ChildSink, SpawnRequest } from "../spawn/child-handle.js";
 import { spawnWithExecutor } from "../spawn/executor-backend.js";
 import { execLimitError } from "../spawn/exec-limits.js";
 import { selectShell, shellArgs } from "../spawn/shell.js";
 import type { EngineContext } from "../engine-context.js";
 import type { ExecDetails } from "../result-details.js";
-import type { CallContext, ExecParams, ToolResult } from "../types.js";
-import { buildCommandEnv, validateEnvOverrides } from "./env-overrides.js";
+import type { CallContext, ExecParams, ExecutorSpawnRequest, ToolResult } from "../types.js";
+import { buildCommandEnv } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
 import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
-import { nulByteText } from "./unsafe-strings.js";
-import { resolveExecutorWorkdir, resolveWorkdir } from "./workdir.js";
 
 export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ExecDetails>> {
   engine.assertNotDisposed();
   if (ctx.signal?.aborted) throw abortError("before-start"); // EXEC-40
-  const call = normalizeExecParams(params, ctx, engine.settings, engine.executors);
   const checkedAt = Date.now();
-  const unsafeWorkdir = nulByteText("workdir", call.workdir);
-  if (unsafeWorkdir !== undefined) return workdirFailure(String(call.workdir), Date.now() - checkedAt, unsafeWorkdir);
-  let cwd: string;
-  if (call.executor) {
-    cwd = resolveExecutorWorkdir(call.workdir, engine.cwd);
-  } else {
-    const workdir = resolveWorkdir(call.workdir, engine.cwd);
-    if (!workdir.ok) return workdirFailure(workdir.requested, Date.now() - checkedAt); // EXEC-23
-    cwd = workdir.cwd;
-  }
-  const envOverrides = validateEnvOverrides(call.env); // EXEC-03a: after the working directory
-  const session = engine.createSession(call.command, ctx.scopeKey, cwd);
+  const call = normalizeExecParams(params, ctx, engine);
+  const { workdir, env } = call;
+  if (!workdir.ok) return workdirFailure(workdir.requested, Date.now() - checkedAt, workdir.text); // EXEC-23
+  if (!env.ok) throw env.error; // EXEC-03a: after the working directory
+  const session = engine.createSession(call.command, ctx.scopeKey, workdir.cwd);
   const warnings: string[] = [];
   const processToolAvailable = ctx.processToolAvailable !== false;
   if (!processToolAvailable && call.continuationRequested) warnings.push(messages.SYNC_MODE_WARNING); // EXEC-43
-  try {
-    session.attach(await spawnCommand(call, cwd, envOverrides, session, engine, warnings, ctx.scopeKey));
-  } catch (error) {
-    session.abandonStart(); // RES-24: no record, id released
-    throw error;
-  }
+  // RES-24: a spawn that fails leaves no record, and the id is released.
+  await session.start(async (sink) => {
+    const started = await spawnCommand({
+      call, cwd: workdir.cwd, envOverrides: env.overrides, scopeKey: ctx.scopeKey, signal: ctx.signal, engine, session,
+    }, sink);
+    warnings.push(...started.warnings);
+    return started.child;
+  });
   session.armTimeout(timeoutMs(call.timeoutSeconds));
   if (processToolAvailable && call.background) {
     session.background(); // EXEC-35
@@ -50,29 +41,43 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   return waitInForeground(session, call, ctx, warnings, processToolAvailable);
 }
 
-async function spawnCommand(
-  call: NormalizedExec, cwd: string, envOverrides: Record<string, string>, session: Session, engine: EngineContext,
-  warnings: string[], scopeKey: string,
-): Promise<ChildHandle> {
+/** Everything one command start needs: the checked call and where it runs. */
+interface CommandStart {
+  call: NormalizedExec;
+  cwd: string;
+  envOverrides: Record<string, string>;
+  scopeKey: string;
+  /** The call's abort signal, for an executor that makes the command wait (a free SSH channel). */
+  signal: AbortSignal | undefined;
+  engine: EngineContext;
+  /** Marks a local command's environment (session-marker.ts). */
+  session: Pick<Session, "markedEnvironment">;
+}
+
+/** Spawns through the executor of the call, or locally over a PTY or pipes; returns the child and its warnings. */
+async function spawnCommand(start: CommandStart, sink: ChildSink): Promise<{ child: ChildHandle; warnings: string[] }> {
+  const { call, cwd, envOverrides, scopeKey, signal, engine } = start;
   const env = buildCommandEnv(engine.env, envOverrides, call.executor ? [] : engine.settings.pathPrepend);
-  const { sink } = session;
   if (call.executor) {
-    const request = { command: call.command, cwd, defaultCwd: engine.cwd, env, envOverrides, pty: call.pty, elevated: call.elevated, scopeKey,
-      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}) };
-    return spawnWithExecutor(call.executor.instance, request, sink);
+    const request: ExecutorSpawnRequest = {
+      command: call.command, cwd, defaultCwd: engine.cwd, env, envOverrides, pty: call.pty, elevated: call.elevated, scopeKey,
+      ...(call.node !== undefined && call.executor.host === "node" ? { node: call.node } : {}), ...(signal ? { signal } : {}),
+    };
+    return { child: await spawnWithExecutor(call.executor.instance, request, sink), warnings: [] };
   }
   const shell = selectShell(engine.env);
-  session.markEnvironment(env); // after the overrides
-  const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
+  const request: SpawnRequest = {
+    shell, args: shellArgs(shell), command: call.command, cwd, env: start.session.markedEnvironment(env), // after the overrides
+  };
   const tooLarge = execLimitError(request); // before the backend is chosen, so pipes and PTY fail alike
   if (tooLarge !== undefined) throw tooLarge;
   const { pipes, pty } = engine.backends;
-  if (!call.pty) return pipes(request, sink);
+  if (!call.pty) return { child: await pipes(request, sink), warnings: [] };
   try {
-    return await pty(request, sink);
+    return { child: await pty(request, sink), warnings: [] };
   } catch (error) {
-    warnings.push(messages.ptyFallbackWarning((error as Error).message, call.command)); // PTY-05
-    return pipes(request, sink);
+    const warning = messages.ptyFallbackWarning((error as Error).message, call.command); // PTY-05
+    return { child: await pipes(request, sink), warnings: [warning] };
   }
 }
 

@@ -16,12 +16,11 @@ function inputResult(session: Session, text: string): ToolResult<InputDetails> {
 /** Runs an input action on a session that passed the running-session guards of INPUT-04. */
 export async function sendInput(session: Session, call: InputCall,
 ): Promise<ToolResult<InputDetails> | ToolResult<ProcessFailureDetails>> {
-  const stdin = session.child?.stdin;
-  if (!stdin || !session.stdinWritable) return failure(messages.stdinNotWritable(session.id)); // INPUT-03
+  if (!session.stdinWritable) return failure(messages.stdinNotWritable(session.id)); // INPUT-03
   switch (call.action) {
     case "write": {
       const { data, eof } = call;
-      await stdin.write(data); // INPUT-07: a stream error rejects the call
+      await session.writeInput(data); // INPUT-07: a stream error rejects the call
       if (eof) session.endInput();
       return inputResult(session, messages.wroteBytes(Buffer.byteLength(data, "utf8"), session.id, eof));
     }
@@ -34,17 +33,17 @@ export async function sendInput(session: Session, call: InputCall,
         ...(literal !== undefined ? { literal } : {}), ...(hex ? { hex } : {}), ...(keys ? { keys } : {}),
       }, session.cursorKeyMode);
       if (bytes.length === 0) return failure(messages.NO_KEY_DATA); // KEYS-05
-      await stdin.write(bytes);
+      await session.writeInput(bytes);
       return inputResult(session, messages.sentBytes(bytes.length, session.id, warnings));
     }
     case "submit":
-      await stdin.write(SUBMIT_BYTES); // INPUT-12
+      await session.writeInput(SUBMIT_BYTES); // INPUT-12
       return inputResult(session, messages.submitted(session.id));
     case "paste": {
       const { text, bracketed } = call;
       const payload = bracketed ? BRACKETED_PASTE_START + text + BRACKETED_PASTE_END : text;
       if (payload === "") return failure(messages.NO_PASTE_TEXT); // INPUT-15
-      await stdin.write(payload);
+      await session.writeInput(payload);
       return inputResult(session, messages.pasted(text.length, session.id));
     }
   }

@@ -2,7 +2,7 @@
 import * as messages from "../messages.js";
 import { formatCompactDuration } from "../duration.js";
 import { sanitizeText } from "../output-sanitizer.js";
-import type { Session } from "../session.js";
+import type { SessionView } from "../session.js";
 import { truncateMiddle } from "../session-name.js";
 import { LIST_COMMAND_MAX, LIST_NAME_MAX, LIST_STATUS_WIDTH } from "../settings.js";
 import type { ListDetails, ListEntry } from "../result-details.js";
@@ -19,7 +19,7 @@ export function listSessions(engine: EngineContext, scopeKey: string): ToolResul
   return result(lines.join("\n"), { status: "completed", sessions: entries.map(({ entry }) => entry) });
 }
 
-function listEntry(session: Session, thresholdMs: number, now: number): { line: string; entry: ListEntry } {
+function listEntry(session: SessionView, thresholdMs: number, now: number): { line: string; entry: ListEntry } {
   const running = session.state !== "finished";
   const runtimeMs = (running ? now : session.endedAt ?? now) - session.startedAt;
   const base = {
@@ -39,17 +39,28 @@ function listEntry(session: Session, thresholdMs: number, now: number): { line: 
     if (session.timedOut) marker = ` [${session.exitReason}]`; // LIST-05
     entry = {
       ...base, status: session.outcomeStatus, endedAt: session.endedAt, ...shared, exitCode: session.exitCode, exitSignal: session.exitSignal,
-      exitReason: session.exitReason, timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
+      exitReason: session.exitReason, timedOut: session.timedOut, noOutputTimedOut: false,
     };
   }
-  // A model reads the label: controls and bidi overrides from the command are sanitized like output.
+  // A model reads the label: controls and bidi overrides from the command are sanitized like output, on one line.
   const label = session.name !== undefined
-    ? truncateMiddle(sanitizeText(session.name), LIST_NAME_MAX) : truncateMiddle(sanitizeText(session.command), LIST_COMMAND_MAX);
+    ? truncateMiddle(listedText(session.name), LIST_NAME_MAX) : truncateMiddle(listedText(session.command), LIST_COMMAND_MAX);
   const line = `${session.id} ${String(base.status).padEnd(LIST_STATUS_WIDTH)} ${formatCompactDuration(runtimeMs)}${marker} :: ${label}`;
   return { line, entry };
 }
 
 /** LIST-08 `name`, sanitized like the label; omitted when none was derived. */
-function listedName(session: Session): { name?: string } {
-  return session.name === undefined ? {} : { name: sanitizeText(session.name) };
+function listedName(session: SessionView): { name?: string } {
+  return session.name === undefined ? {} : { name: listedText(session.name) };
+}
+
+// Line breaks that sanitizing keeps (OUT-06 keeps CR and LF; U+2028/U+2029 are no controls).
+const LINE_BREAKS = /[\r\n\u2028\u2029]+/g;
+
+/**
+ * A name or command as list shows it: sanitized like output, and each run of line breaks one space (ours, issue 20),
+ * so that a quoted token holding a newline cannot add a row of its own: one session is exactly one line.
+ */
+function listedText(text: string): string {
+  return sanitizeText(text).replace(LINE_BREAKS, " ");
 }

@@ -1,6 +1,6 @@
 // `process log` (LOG-01 … LOG-13): line-based window over the retained aggregate; never drains.
 import * as messages from "../messages.js";
-import type { Session } from "../session.js";
+import type { SessionView } from "../session.js";
 import { LOG_DEFAULT_LINES } from "../settings.js";
 import type { LogFinishedDetails, LogRunningDetails } from "../result-details.js";
 import type { ToolResult } from "../types.js";
@@ -43,7 +43,7 @@ export function sliceLog(
   return { text: readLines(aggregate, from, to, lineBreaks), totalLines: total, hint };
 }
 
-export function readLog(session: Session, call: Pick<LogCall, "offset" | "limit">, engine: EngineContext,
+export function readLog(session: SessionView, call: Pick<LogCall, "offset" | "limit">, engine: EngineContext,
 ): ToolResult<LogRunningDetails> | ToolResult<LogFinishedDetails> {
   // Counted before the aggregate joins its pieces, so that each piece is counted once.
   const lineBreaks = session.output.lineBreaks;

@@ -2,8 +2,8 @@
 // the action (PROC-02), then the session id (PROC-03), then each parameter the action uses, with its default.
 // Parameters that the action does not use are dropped (PROC-05). The actions never read raw arguments.
 import * as messages from "../messages.js";
+import { POLL_MAX_WAIT_MS } from "../settings.js";
 import type { ProcessParams } from "../types.js";
-import { parsePollTimeout } from "./poll-action.js";
 
 export const PROCESS_ACTIONS = ["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"] as const;
 export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
@@ -67,6 +67,14 @@ function sessionCall(action: Exclude<ProcessAction, "list">, sessionId: string, 
     case "remove":
       return { action, sessionId };
   }
+}
+
+/** POLL-08: numbers floored, digit strings parsed, both clamped to 0–30000; anything else is 0. */
+export function parsePollTimeout(value: unknown): number {
+  let ms = 0;
+  if (typeof value === "number" && Number.isFinite(value)) ms = Math.floor(value);
+  else if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) ms = Number.parseInt(value.trim(), 10);
+  return Math.min(POLL_MAX_WAIT_MS, Math.max(0, ms));
 }
 
 const finiteNumber = (value: unknown): number | undefined =>

@@ -2,7 +2,7 @@
 import { abortError } from "../errors.js";
 import * as messages from "../messages.js";
 import type { Session } from "../session.js";
-import { POLL_BACKOFF_MS, POLL_MAX_WAIT_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
+import { POLL_BACKOFF_MS, POLL_RETRY_WITH_OUTPUT_MS } from "../settings.js";
 import type { PollExitedDetails, PollRunningDetails, ProcessFailureDetails } from "../result-details.js";
 import type { CallContext, ToolResult } from "../types.js";
 import type { PollCall } from "./normalize-process.js";
@@ -12,14 +12,6 @@ import {
   reportedStatus, result,
 } from "./session-view.js";
 
-/** POLL-08: numbers floored, digit strings parsed, both clamped to 0–30000; anything else is 0. */
-export function parsePollTimeout(value: unknown): number {
-  let ms = 0;
-  if (typeof value === "number" && Number.isFinite(value)) ms = Math.floor(value);
-  else if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) ms = Number.parseInt(value.trim(), 10);
-  return Math.min(POLL_MAX_WAIT_MS, Math.max(0, ms));
-}
-
 /**
  * POLL-06: 5000, 10000, 30000, 60000 for back-off steps 1, 2, 3, ≥ 4 (0 = no poll since the last reset, 5000).
  * The step counts the running polls since the last reset; as upstream 2026.9.6, a poll with new output sets it
@@ -28,6 +20,24 @@ export function parsePollTimeout(value: unknown): number {
 export function retryInMs(step: number): number {
   if (step === 0) return POLL_RETRY_WITH_OUTPUT_MS;
   return POLL_BACKOFF_MS[Math.min(step, POLL_BACKOFF_MS.length) - 1] ?? POLL_RETRY_WITH_OUTPUT_MS;
+}
+
+/** The back-off step of each session's last running poll; none before the first one and after a stop request. */
+const pollSteps = new WeakMap<Session, number>();
+
+/**
+ * A running poll was answered: returns its back-off step (POLL-06). As upstream 2026.9.6, a poll with new output
+ * is step 1 again, and each empty poll after it one step more.
+ */
+export function countRunningPoll(session: Session, hadOutput: boolean): number {
+  const step = hadOutput ? 1 : (pollSteps.get(session) ?? 0) + 1;
+  pollSteps.set(session, step);
+  return step;
+}
+
+/** A kill or remove request starts the back-off over (POLL-06). */
+export function resetPollBackoff(session: Session): void {
+  pollSteps.delete(session);
 }
 
 const hasNews = (session: Session): boolean =>
@@ -47,9 +57,10 @@ export async function pollSession(
 }
 
 function runningPoll(session: Session, engine: EngineContext): ToolResult<PollRunningDetails> {
-  const dropped = session.output.takePendingDropped();
-  const drained = session.output.drainPending().trim();
-  const step = session.countRunningPoll(drained !== "");
+  const pending = session.takePending();
+  const dropped = pending.dropped;
+  const drained = pending.text.trim();
+  const step = countRunningPoll(session, drained !== "");
   const wait = inputWaitView(session, engine.settings.inputWaitIdleMs);
   const text = discardedNote(session) + (dropped ? `${messages.OMITTED_NOTE}\n\n` : "")
     + (drained || messages.NO_NEW_OUTPUT)
@@ -61,8 +72,9 @@ function runningPoll(session: Session, engine: EngineContext): ToolResult<PollRu
 }
 
 function terminalPoll(session: Session, engine: EngineContext): ToolResult<PollExitedDetails> {
-  const dropped = session.output.takePendingDropped();
-  const unread = session.output.drainPending().trim();
+  const pending = session.takePending();
+  const dropped = pending.dropped;
+  const unread = pending.text.trim();
   engine.notifier.acknowledge(session); // NOTIFY-13
   const omitted = !dropped ? "" : engine.registry.isRetained(session) ? messages.OMITTED_NOTE : messages.OMITTED_GONE_NOTE;
   const label = exitLabelOf(session);

@@ -9,7 +9,7 @@ import { sendInput } from "./input-actions.js";
 import { listSessions } from "./list-action.js";
 import { readLog } from "./log-action.js";
 import { normalizeProcessParams } from "./normalize-process.js";
-import { pollSession } from "./poll-action.js";
+import { pollSession, resetPollBackoff } from "./poll-action.js";
 import { failure, nameField, result } from "./session-view.js";
 
 export async function runProcess(params: ProcessParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ProcessDetails>> {
@@ -42,6 +42,7 @@ export async function runProcess(params: ProcessParams, ctx: CallContext, engine
       if ("text" in guarded) return guarded.text;
       const { session } = guarded;
       session.requestStop();
+      resetPollBackoff(session);
       return result<KillDetails>(messages.terminationRequested(id), { status: "completed", ...nameField(session) }); // KILL-03
     }
     case "clear":
@@ -79,6 +80,7 @@ function removeSession(
     const { session } = guarded;
     session.hide(); // POLL-12: a waiting poll returns at once
     session.requestStop();
+    resetPollBackoff(session);
     return result(messages.removedRunning(id), { status: "completed" });
   }
   if (!engine.registry.finished(scope, id)) return failure(messages.noSession(id));

@@ -1,7 +1,7 @@
 // Shared views of a session used by several process actions: failures, input-wait fields, notes, exit lines.
 import * as messages from "../messages.js";
 import { formatCompactDuration } from "../duration.js";
-import type { Session } from "../session.js";
+import type { SessionView } from "../session.js";
 import type { ExitFields, ProcessFailureDetails, ToolDetails } from "../result-details.js";
 import type { ToolResult } from "../types.js";
 
@@ -15,7 +15,7 @@ export function result<Details extends ToolDetails>(text: string, details: Detai
 }
 
 /** `name` only when one was derived (LIST-08). */
-export function nameField(session: Session): { name?: string } {
+export function nameField(session: SessionView): { name?: string } {
   return session.name === undefined ? {} : { name: session.name };
 }
 
@@ -27,7 +27,7 @@ export interface InputWaitView {
 }
 
 /** WAIT-02, WAIT-03: the fields of running list, poll and log results. */
-export function inputWaitView(session: Session, thresholdMs: number, now = Date.now()): InputWaitView {
+export function inputWaitView(session: SessionView, thresholdMs: number, now = Date.now()): InputWaitView {
   const idleMs = session.idleMs(now);
   const stdinWritable = session.stdinWritable;
   return { stdinWritable, waitingForInput: stdinWritable && idleMs >= thresholdMs, idleMs, lastOutputAt: session.lastOutputAt };
@@ -38,27 +38,27 @@ export function inputWaitHint(view: InputWaitView): string {
   return messages.inputWaitHint(formatCompactDuration(view.idleMs));
 }
 
-export function discardedNote(session: Session): string {
+export function discardedNote(session: SessionView): string {
   return session.output.discarded ? `${messages.DISCARDED_NOTE}\n\n` : "";
 }
 
-export function exitLabelOf(session: Session): string {
+export function exitLabelOf(session: SessionView): string {
   return messages.exitLabel(session.exitCode, session.exitSignal);
 }
 
 /** POLL-16: a confirmed stop is reported as completed. */
-export function reportedStatus(session: Session): "completed" | "failed" {
+export function reportedStatus(session: SessionView): "completed" | "failed" {
   return session.confirmedStop ? "completed" : session.outcomeStatus;
 }
 
 /** The exit fields of terminal poll and finished log results. */
-export function exitFields(session: Session): ExitFields {
+export function exitFields(session: SessionView): ExitFields {
   return {
     exitCode: session.exitCode, exitSignal: session.exitSignal, exitReason: session.exitReason,
-    timedOut: session.timedOut, noOutputTimedOut: session.exitReason === "no-output-timeout",
+    timedOut: session.timedOut, noOutputTimedOut: false,
     ...(session.outputHolders.length > 0 ? { outputHeldByPids: [...session.outputHolders] } : {}),
   };
 }
 
-export const guidanceSuffix = (session: Session): string =>
+export const guidanceSuffix = (session: SessionView): string =>
   session.timedOut ? `\n\n${messages.TIMEOUT_GUIDANCE}` : "";

@@ -9,8 +9,10 @@ export async function spawnWithExecutor(
   const process: ExecutorProcess = await executor.spawn(request);
   let completed = false;
   const { stdin, kill, reply } = process;
-  // A remote terminal's queries are answered through the executor, when it can (INPUT-16).
-  const terminal = request.pty ? new TerminalOutput((data) => reply?.call(process, data)) : undefined;
+  // A remote terminal's queries are answered through the executor, when it can (INPUT-16); a terminal the executor
+  // reads itself (it reports the cursor-key mode) was inspected there already.
+  const ownTerminal = "cursorKeyMode" in process;
+  const terminal = request.pty && !ownTerminal ? new TerminalOutput((data) => reply?.call(process, data)) : undefined;
   process.onOutput((stream, chunk) => {
     if (completed) return;
     // A copy: the engine keeps plain byte chunks undecoded, and an executor may reuse its buffers.
@@ -27,7 +29,7 @@ export async function spawnWithExecutor(
     pid: process.pid,
     pty: request.pty,
     get cursorKeyMode() {
-      return terminal?.cursorKeyMode ?? "normal";
+      return (ownTerminal ? process.cursorKeyMode : terminal?.cursorKeyMode) ?? "normal";
     },
     stdin,
     signal: kill ? (signal) => kill.call(process, signal) : undefined,

@@ -1,11 +1,11 @@
 // Checks once per bwrap path that bubblewrap runs and can create its namespaces, so a failure is reported clearly.
 import { spawn } from "node:child_process";
-import { ExecProcessError } from "../../engine/errors.js";
+import { ExecProcessError } from "../../engine/index.js";
 
 const PROBE_TIMEOUT_MS = 10_000;
 const probes = new Map<string, Promise<void>>();
 
-/** Resolves when `bwrap` can start a sandbox with pid and network namespaces; rejects with an actionable text. */
+/** Resolves when `bwrap` can start a sandbox with the namespaces of bwrap-args.ts; rejects with an actionable text. */
 export function ensureBwrapUsable(bwrapPath: string): Promise<void> {
   let probe = probes.get(bwrapPath);
   if (!probe) {
@@ -20,7 +20,10 @@ export function ensureBwrapUsable(bwrapPath: string): Promise<void> {
 function runProbe(bwrapPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const fail = (reason: string): void => reject(new ExecProcessError({ code: "sandbox-unavailable", bwrapPath, reason }));
-    const child = spawn(bwrapPath, ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--", "true"], {
+    const child = spawn(bwrapPath, [
+      "--ro-bind", "/", "/", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+      "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--", "true",
+    ], {
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

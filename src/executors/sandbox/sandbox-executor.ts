@@ -1,23 +1,39 @@
 // createSandboxExecutor: runs `host: "sandbox"` commands inside bubblewrap (issue 13, EXEC-08, EXEC-09).
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { ExecProcessError } from "../../engine/errors.js";
-import type { ChildHandle, ChildSink } from "../../engine/spawn/child-handle.js";
-import { spawnWithPipes } from "../../engine/spawn/pipe-backend.js";
-import { processGroupMembers, sendSignal, sessionMembers } from "../../engine/spawn/process-tree.js";
-import { spawnWithPty } from "../../engine/spawn/pty-backend.js";
-import { selectShell, shellArgs } from "../../engine/spawn/shell.js";
-import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
+import {
+  checkExecLimits, ExecProcessError, localShell, spawnLocal, type ExecutorProcess, type ExecutorSpawnRequest,
+  type HostExecutor, type LocalProcess, type LocalProcessSink, type LocalSpawnRequest,
+} from "../../engine/index.js";
 import { createQueuedProcess } from "../executor-process.js";
-import { bwrapArgs, type SandboxBind } from "./bwrap-args.js";
-import { createExitRecorder, STATUS_DIR_INSIDE } from "./exit-status.js";
+import { bwrapArgs } from "./bwrap-args.js";
 import { ensureBwrapUsable } from "./bwrap-probe.js";
-import { createStartGate, type StartGate } from "./start-gate.js";
+import { openControlChannel, type ChannelOutcome, type ControlChannel } from "./control-channel.js";
+import { planMounts, type MountPlan, type SandboxBind } from "./mount-plan.js";
+import { endLeftovers, sandboxProcess } from "./sandbox-kill.js";
+import { seccompProgram, seccompSupported } from "./seccomp-filter.js";
+import { socketFolders } from "./socket-folders.js";
+import { createStartGate } from "./start-gate.js";
+import { LAUNCH_SHELL, launchArgs, supervisorArgs } from "./supervisor.js";
 
 export type { SandboxBind };
 
+/** Default size limit of the sandbox's /tmp and of its /dev/shm (each): 256 MiB. */
+export const DEFAULT_TMP_SIZE_BYTES = 256 * 1024 * 1024;
+/** The smallest accepted tmpSizeBytes: one page. */
+const MIN_TMP_SIZE_BYTES = 4096;
+/**
+ * How long spawn waits for the supervisor's report that the shell runs. The report takes tens of milliseconds; the
+ * limit only matters if a command read its own report off the channel, which must not keep exec from returning.
+ */
+const START_REPORT_WAIT_MS = 10_000;
+/** Output kept from before the shell ran, to say why bubblewrap stopped. */
+const SETUP_OUTPUT_MAX_CHARS = 1024;
+
 export interface SandboxExecutorOptions {
-  /** Host paths the command may write besides its working directory (mounted read-write). @default [] */
+  /** Host paths the command may write besides its working directory (real paths, mounted read-write). @default [] */
   writable?: string[];
   /** Share the host's network; false gives the sandbox its own network namespace with no interfaces. @default false */
   network?: boolean;
@@ -25,6 +41,13 @@ export interface SandboxExecutorOptions {
   bwrapPath?: string;
   /** Extra mounts, e.g. a cache directory or a read-only tool tree at another path. @default [] */
   binds?: SandboxBind[];
+  /**
+   * Directories the working directory must lie in, checked at every command with symbolic links resolved; a
+   * workdir outside all of them is refused before anything runs. @default [the engine's cwd]
+   */
+  allowedRoots?: string[];
+  /** Size limit of the sandbox's private /tmp and of its /dev/shm, each (memory, not disk). @default 256 MiB */
+  tmpSizeBytes?: number;
 }
 
 /** A HostExecutor for `executors.sandbox`: every command runs in a fresh bubblewrap sandbox. Never runs unsandboxed. */
@@ -32,95 +55,131 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
   // Looked up on this process's PATH once: the command's environment (with its own PATH) is for the command only.
   const bwrapPath = resolveExecutable(options.bwrapPath ?? "bwrap");
   const writable = [...(options.writable ?? [])];
-  const binds = [...(options.binds ?? [])];
+  const binds = options.binds?.map((bind) => ({ ...bind })) ?? [];
+  const allowedRoots = options.allowedRoots ? [...options.allowedRoots] : undefined;
   const network = options.network === true;
+  const tmpSizeBytes = normalizeTmpSize(options.tmpSizeBytes);
   return {
     async spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess> {
       await ensureBwrapUsable(bwrapPath);
-      if (!isDirectory(request.cwd)) {
-        throw new ExecProcessError({ code: "sandbox-workdir-missing", param: "workdir", cwd: request.cwd });
-      }
-      const shell = selectShell(request.env);
-      const recorder = createExitRecorder();
-      const sandbox = bwrapArgs({
-        cwd: request.cwd, writable, network,
-        binds: [...binds, { source: recorder.hostDir, target: STATUS_DIR_INSIDE }],
+      const controlBase = await realpath(tmpdir());
+      const hidden = [controlBase, ...(network ? [] : await socketFolders(request.env))];
+      const plan = await planMounts({
+        cwd: request.cwd, allowedRoots: allowedRoots ?? [request.defaultCwd], writable, binds, hidden, controlBase,
       });
-      const { NODE_OPTIONS: nodeOptions, ...env } = request.env;
-      const spawnRequest = {
-        shell: bwrapPath, args: [...sandbox, ...recorder.supervisorArgs(nodeOptions), shell, ...shellArgs(shell)],
-        command: request.command, cwd: request.cwd, env,
-      };
-      const { process, events } = createQueuedProcess();
-      const startGate = createStartGate(recorder.hasStarted);
-      let bwrapPid: number | undefined;
-      const sink: ChildSink = {
-        onOutput: events.output,
-        onExit: () => {
-          startGate.close();
-          if (bwrapPid !== undefined) endLeftovers(bwrapPid);
-        },
-        // A signal that ended bwrap itself came from the engine's kill; otherwise the supervisor knows best.
-        onComplete: (code, signal) => {
-          const recorded = recorder.collect();
-          if (signal === null && recorded) events.exit(recorded.code, recorded.signal);
-          else events.exit(code, signal);
-        },
-      };
-      let child: ChildHandle;
+      const channel = await openControlChannel(controlBase, network ? undefined : unixSocketFilter());
+      let spawnRequest: LocalSpawnRequest;
       try {
-        child = request.pty ? await spawnWithPty(spawnRequest, sink) : await spawnWithPipes(spawnRequest, sink);
+        spawnRequest = launchRequest(request, plan, channel, { bwrapPath, network, tmpSizeBytes });
+        const tooLarge = checkExecLimits(spawnRequest); // the whole launch line, as the kernel will see it
+        if (tooLarge !== undefined) throw tooLarge;
       } catch (error) {
-        startGate.close();
-        recorder.collect();
+        await channel.close();
         throw error;
       }
-      bwrapPid = child.pid;
-      // The call returns once the command runs, as a local spawn does: the sandbox's start (bwrap, then the
-      // supervisor) is not counted in the command's yield window or timeout.
-      await startGate.settled();
-      return withChild(process, child, startGate);
+      return start(request.pty, spawnRequest, plan, channel);
     },
   };
 }
 
-/**
- * SIGTERM goes to the processes inside the sandbox only: bwrap would die of it at once and take the command down
- * without its grace period (KILL-08). It waits for the supervisor to run the shell (the start gate), so a kill
- * right after the start reaches the command too. SIGKILL goes at once to bwrap's whole group or terminal session;
- * `--die-with-parent` and the pid namespace end whatever escaped it once bwrap is gone.
- */
-function withChild(process: ExecutorProcess, child: ChildHandle, startGate: StartGate): ExecutorProcess {
-  const bwrapPid = child.pid;
-  if (bwrapPid !== undefined) process.pid = bwrapPid;
-  if (child.stdin) process.stdin = child.stdin;
-  const signal = child.signal;
-  if (signal && bwrapPid !== undefined) {
-    process.kill = (name) => {
-      if (name === "SIGKILL") return signal(name);
-      startGate.run(() => {
-        for (const pid of processesInside(bwrapPid)) sendSignal(pid, name);
+function launchRequest(
+  request: ExecutorSpawnRequest, plan: MountPlan, channel: ControlChannel,
+  settings: { bwrapPath: string; network: boolean; tmpSizeBytes: number },
+): LocalSpawnRequest {
+  const { shell, args: shellArgs } = localShell(request.env);
+  const { NODE_OPTIONS: nodeOptions, ...env } = request.env;
+  const sandbox = bwrapArgs({
+    cwd: plan.cwd, steps: plan.steps, network: settings.network, tmpSizeBytes: settings.tmpSizeBytes,
+    seccomp: channel.seccompPath !== undefined,
+  });
+  const bwrapCommand = [settings.bwrapPath, ...sandbox, ...supervisorArgs(plan.checks, nodeOptions), shell, ...shellArgs];
+  // The launch wrapper runs on the host before bubblewrap: in "/", so no path of the command's is its cwd.
+  return { shell: LAUNCH_SHELL, args: launchArgs(channel.fifoPath, channel.seccompPath, bwrapCommand), command: request.command, cwd: "/", env };
+}
+
+/** Starts the sandbox; resolves once the shell runs, rejects with a setup error when it never did. */
+async function start(pty: boolean, spawnRequest: LocalSpawnRequest, plan: MountPlan, channel: ControlChannel): Promise<ExecutorProcess> {
+  const { process, events } = createQueuedProcess();
+  const startDeadline = Date.now() + START_REPORT_WAIT_MS;
+  const startGate = createStartGate(() => channel.started() || Date.now() >= startDeadline);
+  let setupOutput = "";
+  let bwrapPid: number | undefined;
+  let exited = false;
+  let resolveCompleted: (outcome: ChannelOutcome & { code: number | null; signal: string | null }) => void = () => {};
+  const completed = new Promise<Parameters<typeof resolveCompleted>[0]>((resolve) => (resolveCompleted = resolve));
+  const sink: LocalProcessSink = {
+    onOutput: (stream, chunk) => {
+      if (!channel.started() && setupOutput.length < SETUP_OUTPUT_MAX_CHARS) {
+        setupOutput += (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).slice(0, SETUP_OUTPUT_MAX_CHARS);
+      }
+      events.output(stream, chunk);
+    },
+    onExit: () => {
+      exited = true;
+      startGate.close();
+      if (bwrapPid !== undefined) endLeftovers(bwrapPid);
+    },
+    // A signal that ended bwrap itself came from the engine's kill; otherwise the supervisor knows best.
+    onComplete: (code, signal) => {
+      void channel.finish().then((outcome) => {
+        resolveCompleted({ ...outcome, code, signal });
+        if (signal === null && outcome.exit) events.exit(outcome.exit.code, outcome.exit.signal);
+        else events.exit(code, signal);
       });
-    };
+    },
+  };
+  let child: LocalProcess;
+  try {
+    child = await spawnLocal(spawnRequest, sink, { pty });
+  } catch (error) {
+    startGate.close();
+    await channel.close();
+    throw error;
   }
-  // No reply: the sandbox's own terminal answers cursor-position requests (spawnWithPty, INPUT-16).
-  return process;
+  bwrapPid = child.pid;
+  // The call returns once the command runs, as a local spawn does: the sandbox's start (bwrap, then the
+  // supervisor) is not counted in the command's yield window or timeout.
+  await startGate.settled();
+  if (!channel.started() && exited) {
+    const outcome = await completed;
+    if (!outcome.started) throw setupError(outcome, plan, setupOutput);
+  }
+  if (channel.started()) void channel.removeDirectory();
+  return sandboxProcess(process, child, startGate);
 }
 
-/**
- * A signal that reaches bwrap while it is still setting up can end it before its child armed `--die-with-parent`;
- * that child is the init of the sandbox's pid namespace and ignores SIGTERM from outside, so the sandbox would live
- * on. Once bwrap has exited, SIGKILL whatever is left in its process group: killing that init ends the namespace.
- */
-function endLeftovers(bwrapPid: number): void {
-  for (const pid of processGroupMembers(bwrapPid)) sendSignal(pid, "SIGKILL");
+/** Why the shell never ran: a mount that changed under bubblewrap, a shell that cannot start, or bwrap's own error. */
+function setupError(
+  outcome: ChannelOutcome & { code: number | null; signal: string | null }, plan: MountPlan, output: string,
+): ExecProcessError {
+  const label = outcome.refused === undefined ? undefined : plan.labels[outcome.refused];
+  if (label) {
+    return new ExecProcessError({
+      code: "sandbox-mount-refused", ...(label.option === "workdir" ? { param: "workdir" } : {}), ...label, problem: "changed",
+    });
+  }
+  if (outcome.error !== undefined) return new ExecProcessError({ code: "spawn-failed", reason: outcome.error });
+  const said = output.split(/\r?\n/).find((line) => line.startsWith("bwrap: "))?.slice("bwrap: ".length).trim();
+  const ended = outcome.signal ? `signal ${outcome.signal}` : `exit code ${String(outcome.code)}`;
+  const reason = said ? `bubblewrap said "${said.slice(0, 200)}"` : `bubblewrap ended (${ended}) before the command started`;
+  return new ExecProcessError({ code: "sandbox-setup-failed", reason });
 }
 
-/** bwrap's session (it leads one: detached or terminal spawn) without bwrap and the namespace init it forked. */
-function processesInside(bwrapPid: number): number[] {
-  const members = sessionMembers(bwrapPid);
-  const init = members.find((p) => p.ppid === bwrapPid);
-  return members.filter((p) => p.pid !== bwrapPid && p.pid !== init?.pid).map((p) => p.pid);
+/** The seccomp program that keeps unix sockets closed (seccomp-filter.ts), for this host's architecture. */
+function unixSocketFilter(): Buffer {
+  if (!seccompSupported(process.arch)) {
+    throw new ExecProcessError({
+      code: "sandbox-setup-failed",
+      reason: `there is no unix-socket filter for this processor architecture (${process.arch}); without network, only x64 and arm64 hosts are supported`,
+    });
+  }
+  return seccompProgram(process.arch);
+}
+
+function normalizeTmpSize(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_TMP_SIZE_BYTES;
+  if (Number.isSafeInteger(value) && value >= MIN_TMP_SIZE_BYTES) return value;
+  throw new ExecProcessError({ code: "sandbox-option-invalid", option: "tmpSizeBytes", value: String(value), minimum: MIN_TMP_SIZE_BYTES });
 }
 
 function resolveExecutable(name: string): string {
@@ -135,12 +194,4 @@ function resolveExecutable(name: string): string {
     }
   }
   return name; // the probe reports it as not installed
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,5 @@
 // ssh2 is an optional peer dependency: loaded on first use, with an install hint when it is absent.
-import { ExecProcessError } from "../../engine/errors.js";
+import { ExecProcessError } from "../../engine/index.js";
 
 type Ssh2 = typeof import("ssh2");
 let loading: Promise<Ssh2> | undefined;

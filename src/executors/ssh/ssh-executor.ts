@@ -1,58 +1,57 @@
-// createSshExecutor: runs `host: "node"` commands on machines reached over SSH with ssh2 (issue 13, EXEC-09, EXEC-10).
-import type { ClientChannel, PseudoTtyOptions } from "ssh2";
-import { ExecProcessError } from "../../engine/errors.js";
-import { PTY_COLS, PTY_ROWS } from "../../engine/settings.js";
-import { terminalName } from "../../engine/spawn/pty-backend.js";
-import type { ExecutorProcess, ExecutorSpawnRequest, HostExecutor } from "../../engine/types.js";
-import { ConnectionPool, type NodeConnection } from "./connection-pool.js";
-import { remoteCommandLine } from "./remote-command.js";
-import { startRemoteProcess, type RemoteProcess } from "./remote-process.js";
+// createSshExecutor: runs `host: "node"` commands on machines reached over SSH with ssh2 (issues 13 and 20, EXEC-09,
+// EXEC-10). Each node's connections, control channel and commands live in its NodeLink.
+import type { PseudoTtyOptions } from "ssh2";
 import {
-  DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_KEEPALIVE_INTERVAL_MS, DEFAULT_REMOTE_SHELL, REMOTE_ENV_KEYS,
-  type SshExecutorOptions, type SshNode,
-} from "./ssh-options.js";
+  ExecProcessError, terminalName, TERMINAL_SIZE, type ExecutorProcess, type ExecutorSpawnRequest, type HostExecutor,
+} from "../../engine/index.js";
+import { NodeLink } from "./node-link.js";
+import { normalizeSshOptions, type NormalizedSshOptions, type SshExecutorOptions, type SshNode } from "./ssh-options.js";
 
-/** How long dispose waits for killed remote commands to report their end before closing the connections. */
-const DISPOSE_GRACE_MS = 2_000;
+/** How long dispose may take: it kills what runs on every node, then closes every connection, reachable or not. */
+export const DISPOSE_GRACE_MS = 2_000;
 
 export interface SshExecutor extends HostExecutor {
-  /** Kills the commands still running on any node, then closes every pooled connection. Call after engine.dispose(). */
+  /**
+   * Kills the commands still running on any node (and those a lost connection left running), then closes every
+   * connection; returns within about DISPOSE_GRACE_MS, also when a node does not answer. Call after engine.dispose().
+   */
   dispose(): Promise<void>;
 }
 
 export function createSshExecutor(options: SshExecutorOptions): SshExecutor {
-  const nodes = new Map(Object.entries(options.nodes));
-  for (const [name, node] of nodes) validateNode(name, node);
-  const shell = options.shell ?? DEFAULT_REMOTE_SHELL;
-  const remoteEnvKeys = new Set(options.remoteEnvKeys ?? REMOTE_ENV_KEYS);
-  const pool = new ConnectionPool({
-    keepaliveIntervalMs: options.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS,
-    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-  });
-  const running = new Set<RemoteProcess>();
+  const settings = normalizeSshOptions(options);
+  const links = new Map<string, NodeLink>();
+  let disposing: Promise<void> | undefined;
+  const linkOf = (name: string, node: SshNode): NodeLink => {
+    let link = links.get(name);
+    if (!link) {
+      link = new NodeLink(name, node, {
+        keepaliveIntervalMs: settings.keepaliveIntervalMs, connectTimeoutMs: settings.connectTimeoutMs,
+        hostKeys: settings.hostKeys.get(name),
+        maxSessionsPerConnection: settings.maxSessionsPerConnection, maxConnections: settings.maxConnections,
+      });
+      links.set(name, link);
+    }
+    return link;
+  };
 
   return {
     async spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess> {
-      const [name, node] = pickNode(nodes, request.node);
-      const connection = await pool.get(name, node);
-      // PTY-03: the terminal's name, as a local terminal session gets it.
-      const env = request.pty ? { ...request.env, TERM: terminalName(request.env) } : request.env;
-      const line = remoteCommandLine({ command: request.command, cwd: request.cwd, env, shell, remoteEnvKeys });
-      const channel = await openChannel(connection, line, request.pty ? terminalOptions(request.env) : undefined);
-      const remote = startRemoteProcess(connection, channel, request.pty);
-      running.add(remote);
-      void remote.done.then(() => running.delete(remote));
-      await remote.started; // the remote pid is reported like a local one (RES-22, RES-23)
+      if (disposing) throw new ExecProcessError({ code: "engine-disposed" });
+      const [name, node] = pickNode(settings.nodes, request.node);
+      const remote = await linkOf(name, node).spawn({
+        command: request.command, cwd: request.cwd, shell: settings.shell, vars: varsToSend(request, settings),
+        pty: request.pty ? terminalOptions(request.env) : undefined, signal: request.signal,
+      });
       return remote.process;
     },
-    async dispose() {
-      const left = [...running];
-      for (const remote of left) remote.kill("SIGKILL");
-      await Promise.race([
-        Promise.all(left.map((remote) => remote.done)),
-        new Promise((resolve) => setTimeout(resolve, DISPOSE_GRACE_MS).unref()),
-      ]);
-      await pool.closeAll();
+    dispose() {
+      if (!disposing) {
+        const deadline = Date.now() + DISPOSE_GRACE_MS;
+        const error = new ExecProcessError({ code: "engine-disposed" });
+        disposing = Promise.all([...links.values()].map((link) => link.dispose(deadline, error))).then(() => {});
+      }
+      return disposing;
     },
   };
 }
@@ -67,30 +66,25 @@ function pickNode(nodes: Map<string, SshNode>, requested: string | undefined): [
   return [name, node];
 }
 
-function validateNode(name: string, node: SshNode): void {
-  if (node.hostKey === undefined && !node.hostVerifier && node.acceptAnyHostKey !== true) {
-    throw new ExecProcessError({ code: "node-misconfigured", node: name, missing: "host-key" });
+/**
+ * Issue 20: only what the call needs goes to the node, never the whole host environment: the `forwardEnv` names
+ * (values from the prepared environment), then the call's own `env`. The node's REMOTE_ENV_KEYS stay its own;
+ * OPENCLAW_SHELL is set by the command line (EXEC-15) and a terminal's TERM by the terminal request (PTY-03).
+ */
+function varsToSend(request: ExecutorSpawnRequest, settings: NormalizedSshOptions): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const name of settings.forwardEnv) {
+    const value = request.env[name];
+    if (value !== undefined) vars[name] = value;
   }
-  if (node.privateKey === undefined && node.password === undefined && node.agent === undefined) {
-    throw new ExecProcessError({ code: "node-misconfigured", node: name, missing: "credentials" });
+  Object.assign(vars, request.envOverrides);
+  for (const key of Object.keys(vars)) {
+    if (settings.remoteEnvKeys.has(key) || key === "OPENCLAW_SHELL" || (request.pty && key === "TERM")) delete vars[key];
   }
+  return vars;
 }
 
-/** A remote terminal of the local PTY size and terminal name (PTY-02, PTY-03). */
+/** A remote terminal of the local PTY size and terminal name (PTY-02, PTY-03): sshd sets TERM from it. */
 function terminalOptions(env: Record<string, string>): PseudoTtyOptions {
-  return { term: terminalName(env), cols: PTY_COLS, rows: PTY_ROWS };
-}
-
-function openChannel(connection: NodeConnection, line: string, pty: PseudoTtyOptions | undefined): Promise<ClientChannel> {
-  return new Promise((resolve, reject) => {
-    const done = (error: Error | undefined, channel: ClientChannel): void => {
-      if (error) {
-        const reason = `the node refused a new session (${error.message})`;
-        reject(new ExecProcessError({ code: "node-connect-failed", param: "node", node: connection.node, reason }, { cause: error }));
-      }
-      else resolve(channel);
-    };
-    if (pty) connection.client.exec(line, { pty }, done);
-    else connection.client.exec(line, done);
-  });
+  return { term: terminalName(env), cols: TERMINAL_SIZE.cols, rows: TERMINAL_SIZE.rows };
 }

@@ -2,7 +2,7 @@
 // of it, and `sessionWith` drives the session through the sink a backend would use.
 import type { CursorKeyMode } from "../../../src/engine/key-encoder.js";
 import { Session } from "../../../src/engine/session.js";
-import type { ChildHandle, TerminationSignal } from "../../../src/engine/spawn/child-handle.js";
+import type { ChildHandle, ChildSink, TerminationSignal } from "../../../src/engine/spawn/child-handle.js";
 
 export interface FakeChild extends ChildHandle {
   readonly signals: TerminationSignal[];
@@ -53,19 +53,38 @@ export function newSession(overrides: { id?: string; command?: string; scopeKey?
   });
 }
 
+/** The sink each session handed to its (fake) spawn: what a backend reports to. */
+const sinks = new WeakMap<Session, ChildSink>();
+
+/** Starts `session` on `child` at once, as a backend whose spawn has returned; the sink is kept for `sinkOf`. */
+export function attachChild(session: Session, child: ChildHandle): void {
+  void session.start((sink) => {
+    sinks.set(session, sink);
+    return child;
+  });
+}
+
+/** The sink a backend of `session` reports to. */
+export function sinkOf(session: Session): ChildSink {
+  const sink = sinks.get(session);
+  if (!sink) throw new Error(`session ${session.id} was not started with attachChild`);
+  return sink;
+}
+
 /** A session attached to a fake child. */
 export function sessionWith(
   options: Parameters<typeof fakeChild>[0] = {}, overrides: Parameters<typeof newSession>[0] = {},
-): { session: Session; child: FakeChild } {
+): { session: Session; child: FakeChild; sink: ChildSink } {
   const session = newSession(overrides);
   const child = fakeChild(options);
-  session.attach(child);
-  return { session, child };
+  attachChild(session, child);
+  return { session, child, sink: sinkOf(session) };
 }
 
 /** What a backend reports when the command printed `output` and exited with `code`/`signal`. */
 export function finish(session: Session, output: string, code: number | null, signal: string | null = null): void {
-  if (output) session.sink.onOutput("stdout", output);
-  session.sink.onExit(code, signal);
-  session.sink.onComplete(code, signal);
+  const sink = sinkOf(session);
+  if (output) sink.onOutput("stdout", output);
+  sink.onExit(code, signal);
+  sink.onComplete(code, signal);
 }

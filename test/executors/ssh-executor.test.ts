@@ -17,10 +17,14 @@ const describeSsh = unavailable ? describe.skip : describe;
 
 type Sshd = Awaited<ReturnType<typeof startSshd>>;
 let sshd: Sshd;
+/** Set when sshd cannot give sessions a terminal here; only a plain user's sshd may lack them (root's must not). */
+let terminalUnavailable: string | undefined;
 
 describeSsh("createSshExecutor", () => {
   beforeAll(async () => {
     sshd = await startSshd();
+    terminalUnavailable = process.getuid?.() === 0 ? undefined : sshd.terminalUnavailableReason();
+    if (terminalUnavailable) console.warn(`SSH executor tests with a terminal skipped: ${terminalUnavailable}`);
   });
   afterAll(async () => {
     await sshd?.stop();
@@ -60,13 +64,15 @@ describeSsh("createSshExecutor", () => {
     expect(textOf(log).split("\n").sort()).toEqual(["err", "out"]);
   });
 
-  it("prints a /dev/pts/N for tty under pty: true", async () => {
+  it("prints a /dev/pts/N for tty under pty: true", async ({ skip }) => {
+    if (terminalUnavailable) skip(terminalUnavailable);
     const { engine } = sshEngine();
     const result = await engine.exec({ host: "node", command: "tty; echo $TERM", pty: true }, ctx);
     expect(textOf(result)).toMatch(/^\/dev\/pts\/\d+\r?\nxterm-256color/);
   });
 
-  it("passes input to a remote terminal", async () => {
+  it("passes input to a remote terminal", async ({ skip }) => {
+    if (terminalUnavailable) skip(terminalUnavailable);
     const { engine } = sshEngine();
     const started = await engine.exec({ host: "node", command: "read line; echo got:$line", pty: true, background: true }, ctx);
     await engine.process({ action: "write", sessionId: sessionIdOf(started), data: "abc\r" }, ctx);
@@ -77,7 +83,7 @@ describeSsh("createSshExecutor", () => {
     expect(seen).toContain("got:abc");
   });
 
-  it("carries the prepared environment explicitly and keeps the remote HOME", async () => {
+  it("carries the call's env literally and keeps the remote HOME", async () => {
     const { engine } = sshEngine();
     const result = await engine.exec({
       host: "node", command: 'printf "%s|%s|%s\\n" "$GREETING" "$OPENCLAW_SHELL" "$HOME"', env: { GREETING: "it's $HOME" },
@@ -116,6 +122,23 @@ describeSsh("createSshExecutor", () => {
     const gone = await waitUntil(() => processesWith(marker).length === 0, 10_000);
     killAll(processesWith(marker));
     expect(gone).toBe(true);
+  });
+
+  it("a command waiting for a free channel fails on abort, and on dispose", async () => {
+    const marker = markerSeconds();
+    const executor = createSshExecutor({ nodes: { build: node() }, maxSessionsPerConnection: 2, maxConnections: 1 });
+    onCleanUp(() => executor.dispose());
+    const engine = engineWith("node", executor, scratchDir("ssh-work-"));
+    onCleanUp(() => killAll(processesWith(marker)));
+    await engine.exec({ host: "node", command: `sleep ${marker}`, background: true }, ctx); // the one command channel
+    const controller = new AbortController();
+    const aborted = engine.exec({ host: "node", command: "echo never" }, { ...ctx, signal: controller.signal });
+    const disposed = engine.exec({ host: "node", command: "echo never" }, ctx).catch((error: unknown) => error);
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError", message: messages.ABORTED });
+    await executor.dispose();
+    expect(String(await disposed)).toContain(messages.ENGINE_DISPOSED);
+    expect(await waitUntil(() => processesWith(marker).length === 0, 5_000)).toBe(true);
   });
 
   it("refuses an unknown node name, naming it and listing the known ones", async () => {
@@ -174,16 +197,28 @@ function establishedLocalPorts(): number[] {
   return ports;
 }
 
-/** The fixture sshd's per-connection processes (children of the listener). */
+/**
+ * The fixture sshd's per-connection processes: its descendants named `sshd:` (the `[priv]` child and, when sshd runs
+ * as a plain user, the session's `user@notty` child under it, which keeps the connection when only its parent dies).
+ */
 function connectionServers(): Array<{ pid: number }> {
   const listener = Number(readFileSync(`${sshd.dir}/sshd.pid`, "utf8"));
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const name of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "latin1");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return ppid === listener ? [{ pid: Number(name) }] : [];
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      names.set(Number(name), readFileSync(`/proc/${name}/cmdline`, "latin1"));
     } catch {
-      return [];
+      // ended while we read
     }
-  });
+  }
+  const descends = (pid: number): boolean => {
+    for (let parent = parents.get(pid); parent !== undefined && parent > 1; parent = parents.get(parent)) {
+      if (parent === listener) return true;
+    }
+    return false;
+  };
+  return [...parents.keys()].filter((pid) => descends(pid) && names.get(pid)?.startsWith("sshd:")).map((pid) => ({ pid }));
 }

@@ -3,17 +3,20 @@
 import { EventEmitter } from "node:events";
 import type { ClientChannel } from "ssh2";
 import { describe, expect, it } from "vitest";
-import type { NodeConnection } from "../../src/executors/ssh/connection-pool.js";
-import { startRemoteProcess } from "../../src/executors/ssh/remote-process.js";
+import { startRemoteProcess, type RemoteProcessOptions } from "../../src/executors/ssh/remote-process.js";
 
 function fakeChannel(): ClientChannel & EventEmitter {
   const channel = Object.assign(new EventEmitter(), { stderr: new EventEmitter(), end: () => undefined, write: () => true });
   return channel as unknown as ClientChannel & EventEmitter;
 }
 
-const connection: NodeConnection = {
-  node: "build", client: {} as NodeConnection["client"], closed: false, onClose: () => () => undefined,
-};
+const connection: RemoteProcessOptions["connection"] = { node: "build", closed: false, onClose: () => () => undefined };
+
+function start(channel: ClientChannel) {
+  return startRemoteProcess({
+    connection, channel, pty: false, marker: "m", signalGroup: async () => undefined, onLost: () => undefined,
+  });
+}
 
 function exitOf(remote: ReturnType<typeof startRemoteProcess>): Promise<[number | null, string | null]> {
   return new Promise((resolve) => remote.process.onExit((code, signal) => resolve([code, signal])));
@@ -22,7 +25,7 @@ function exitOf(remote: ReturnType<typeof startRemoteProcess>): Promise<[number 
 describe("a remote command's end", () => {
   it("keeps the exit code that only the close event carries", async () => {
     const channel = fakeChannel();
-    const remote = startRemoteProcess(connection, channel, false);
+    const remote = start(channel);
     const exit = exitOf(remote);
     channel.emit("end");
     channel.stderr.emit("end");
@@ -32,7 +35,7 @@ describe("a remote command's end", () => {
 
   it("keeps the signal that only the close event carries", async () => {
     const channel = fakeChannel();
-    const remote = startRemoteProcess(connection, channel, false);
+    const remote = start(channel);
     const exit = exitOf(remote);
     channel.emit("end");
     channel.stderr.emit("end");
@@ -42,7 +45,7 @@ describe("a remote command's end", () => {
 
   it("prefers the exit event when both came", async () => {
     const channel = fakeChannel();
-    const remote = startRemoteProcess(connection, channel, false);
+    const remote = start(channel);
     const exit = exitOf(remote);
     channel.emit("exit", 4);
     channel.emit("end");

@@ -1,0 +1,21 @@
+// Lint (issue 24): typescript-eslint's type-aware rules where they catch real faults here: floating promises,
+// non-exhaustive switches over unions, unused values. `npm test` fails on any finding.
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "packages/", "node_modules/", "reports/", "conformance/upstream/vendor/", "**/*.mjs", "**/*.d.mts"] },
+  {
+    files: ["**/*.ts"],
+    extends: [tseslint.configs.base],
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ["vitest.config.ts"] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: false }],
+      "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-expressions": "error",
+    },
+  },
+);
