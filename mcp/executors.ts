@@ -6,16 +6,22 @@ import { invalid, pathBeside, readJsonFile, type ServerOptions } from "./options
 
 export interface ServerExecutors {
   executors: { sandbox?: HostExecutor; node?: HostExecutor };
-  /** Closes the SSH connections (after every engine is disposed). */
+  /** Ends what the executors still hold, e.g. SSH connections (after every engine is disposed). */
   dispose(): Promise<void>;
 }
 
-export function createServerExecutors(options: Pick<ServerOptions, "sandbox" | "sshConfig">): ServerExecutors {
+export function createServerExecutors(options: Pick<ServerOptions, "sandbox" | "allowedRoots" | "sshConfig">): ServerExecutors {
   const executors: ServerExecutors["executors"] = {};
-  if (options.sandbox === "bwrap") executors.sandbox = createSandboxExecutor();
-  const ssh = options.sshConfig === undefined ? undefined : createSshExecutor(readSshConfig(options.sshConfig));
-  if (ssh) executors.node = ssh;
-  return { executors, dispose: async () => ssh?.dispose() };
+  if (options.sandbox === "bwrap") {
+    executors.sandbox = createSandboxExecutor(options.allowedRoots.length > 0 ? { allowedRoots: options.allowedRoots } : {});
+  }
+  if (options.sshConfig !== undefined) executors.node = createSshExecutor(readSshConfig(options.sshConfig));
+  return {
+    executors,
+    dispose: async () => {
+      await Promise.all(Object.values(executors).map((executor) => executor.dispose?.()));
+    },
+  };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ServerOptions {
   config: { tools?: { exec?: ExecConfig } };
   /** Every command not sent to a node runs in this sandbox. */
   sandbox: "bwrap" | undefined;
+  /** Folders a sandboxed command's working directory must lie in (the sandbox's allowedRoots); [] = its default, --cwd. */
+  allowedRoots: string[];
   /** A JSON file of SSH nodes for host "node". */
   sshConfig: string | undefined;
   allowElevated: boolean;
@@ -56,6 +58,7 @@ An MCP server with the tools exec and process. Without a sandbox, commands run a
   --cwd <dir>               default working directory of commands (default: the current directory)
   --config <file.json>      settings as { "tools": { "exec": { … } } }; OPENCLAW_* variables apply too
   --sandbox bwrap           run every command in a bubblewrap sandbox (host "node" excepted)
+  --allowed-root <dir>      with --sandbox: a folder workdir may lie in (repeatable; default: the --cwd folder)
   --ssh-config <nodes.json> SSH nodes for host "node": { "nodes": { "<name>": { host, username, … } } }
   --allow-elevated          let exec accept elevated: true (runs outside any sandbox; refused with --sandbox)
   --no-process-tool         offer exec only; it runs every command to its end
@@ -71,6 +74,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
       http: { type: "string" }, host: { type: "string" }, token: { type: "string" },
       "allow-origin": { type: "string", multiple: true }, "session-timeout": { type: "string" },
       cwd: { type: "string" }, config: { type: "string" }, sandbox: { type: "string" }, "ssh-config": { type: "string" },
+      "allowed-root": { type: "string", multiple: true },
       "allow-elevated": { type: "boolean" }, "no-process-tool": { type: "boolean" }, "no-events-in-results": { type: "boolean" },
       help: { type: "boolean" }, version: { type: "boolean" },
     },
@@ -82,6 +86,8 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
   if (sandbox && allowElevated) {
     throw invalid("--allow-elevated", "no --sandbox (elevated commands would run outside the sandbox)", "--sandbox bwrap");
   }
+  const allowedRoots = (values["allowed-root"] ?? []).map((root) => resolve(cwd, root));
+  if (allowedRoots.length > 0 && !sandbox) throw invalid("--allowed-root", "--sandbox bwrap (it limits sandboxed commands)", allowedRoots[0]!);
   return {
     kind: "serve",
     options: {
@@ -89,6 +95,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
       cwd: values.cwd === undefined ? cwd : resolve(cwd, values.cwd),
       config: values.config === undefined ? {} : readConfigFile(resolve(cwd, values.config)),
       sandbox,
+      allowedRoots,
       sshConfig: values["ssh-config"] === undefined ? undefined : resolve(cwd, values["ssh-config"]),
       allowElevated,
       processTool: values["no-process-tool"] !== true,

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sshdUnavailableReason, startSshd } from "../../scripts/sshd-fixture.mjs";
+import * as messages from "../../src/engine/messages.js";
 import { call, connectStdio, SERVER_BIN, serverEnv, texts, type Connected } from "./helpers.js";
 
 const bwrapMissing = spawnSync("bwrap", ["--version"]).status !== 0;
@@ -46,6 +47,17 @@ describe.skipIf(bwrapMissing)("--sandbox bwrap", () => {
       expect(existsSync(join(outside, "escaped"))).toBe(false);
     },
   );
+
+  it("refuses a workdir outside --cwd, and admits one under an --allowed-root", async () => {
+    const work = scratch("mcp-sandbox-work-");
+    const other = scratch("mcp-sandbox-other-");
+    const { client: confined } = await server(["--cwd", work, "--sandbox", "bwrap"]);
+    const refused = await call(confined, "exec", { command: "pwd", workdir: other });
+    expect(refused.isError).toBe(true);
+    expect(texts(refused)).toEqual([messages.sandboxWorkdirOutside(other, [work])]);
+    const { client: widened } = await server(["--cwd", work, "--sandbox", "bwrap", "--allowed-root", work, "--allowed-root", other]);
+    expect(texts(await call(widened, "exec", { command: "pwd", workdir: other }))).toEqual([other]);
+  });
 
   it("refuses to start with --allow-elevated as well, naming both flags", () => {
     const run = spawnSync(process.execPath, [SERVER_BIN, "--sandbox", "bwrap", "--allow-elevated"], { env: serverEnv(), encoding: "utf8" });

@@ -35,7 +35,7 @@ function rejection(argv: string[], env: NodeJS.ProcessEnv = {}): ExecProcessErro
 describe("parseCommand", () => {
   it("serves stdio from the current directory with the process tool and exit events in results by default", () => {
     expect(options([])).toEqual({
-      http: undefined, cwd: dir, config: {}, sandbox: undefined, sshConfig: undefined,
+      http: undefined, cwd: dir, config: {}, sandbox: undefined, allowedRoots: [], sshConfig: undefined,
       allowElevated: false, processTool: true, eventsInResults: true,
     });
   });
@@ -68,6 +68,7 @@ describe("parseCommand", () => {
     ["a sandbox other than bwrap", ["--sandbox", "docker"], '--sandbox expects bwrap (got "docker").'],
     ["elevation with a sandbox", ["--sandbox", "bwrap", "--allow-elevated"],
       '--allow-elevated expects no --sandbox (elevated commands would run outside the sandbox) (got "--sandbox bwrap").'],
+    ["--allowed-root without a sandbox", ["--allowed-root", "/srv"], '--allowed-root expects --sandbox bwrap (it limits sandboxed commands) (got "/srv").'],
     ["a missing config file", ["--config", "missing.json"], `--config expects a readable JSON file (got "${join(dir, "missing.json")}: ENOENT").`],
   ])("refuses %s, naming the flag", (_title, argv, text) => {
     expect(rejection(argv).message).toBe(text);
@@ -78,6 +79,10 @@ describe("parseCommand", () => {
     expect(rejection(["--config", "list.json"]).message).toBe(`--config expects a file holding one JSON object (got "${list}").`);
     file("broken.json", "{");
     expect(rejection(["--config", "broken.json"]).message).toMatch(/^--config expects a file holding one JSON object \(got ".*broken\.json: .+"\)\.$/);
+  });
+
+  it("resolves --allowed-root folders against the current directory", () => {
+    expect(options(["--sandbox", "bwrap", "--allowed-root", "a", "--allowed-root", "/srv/b"]).allowedRoots).toEqual([join(dir, "a"), "/srv/b"]);
   });
 
   it("allows a non-loopback address with a token", () => {
