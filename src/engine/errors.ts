@@ -2,7 +2,7 @@
 // wrong, whose `param` names the offending tool parameter, and whose `data` carries the values the text is built
 // from. The text itself comes from messages.ts, so it stays the pinned one.
 import * as messages from "./messages.js";
-import type { SandboxMountProblem } from "./messages.js";
+import type { HttpRefusalReason, SandboxMountProblem } from "./messages.js";
 
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
@@ -80,11 +80,11 @@ export type ErrorData =
   /** MCP server: a command-line flag, its environment variable or a file it names is unusable. */
   | { code: "invalid-server-option"; option: string; expected: string; value: string }
   /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
-  | { code: "http-request-refused"; reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required" };
+  | { code: "http-request-refused"; reason: HttpRefusalReason };
 
 export type ErrorCode = ErrorData["code"];
 
-export type { SandboxMountProblem };
+export type { HttpRefusalReason, SandboxMountProblem };
 
 const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
 

@@ -250,8 +250,10 @@ export const TOOL_CALL_FAILED =
   "The tool call failed inside the exec-process server; the server's log has the details. Try the call again; if it fails the same way, use another command.";
 export const invalidServerOption = (option: string, expected: string, value: string): string =>
   `${option} expects ${expected} (got "${oneLine(value)}").`;
-/** Why an HTTP request was refused before it reached an MCP session. */
-export const httpRequestRefused = (reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required"): string => {
+/** Why the MCP server's HTTP transport answered a request itself, before any MCP session. */
+export type HttpRefusalReason =
+  "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required" | "unknown-path" | "server-fault";
+export const httpRequestRefused = (reason: HttpRefusalReason): string => {
   switch (reason) {
     case "foreign-origin":
       return "Forbidden: requests from this Origin are refused (DNS-rebinding protection). Start the server with --allow-origin <origin> to admit a browser client.";
@@ -263,5 +265,9 @@ export const httpRequestRefused = (reason: "foreign-origin" | "foreign-host" | "
       return "Not found: no MCP session has this Mcp-Session-Id (it ended or timed out); send a new initialize request without one.";
     case "session-required":
       return "Bad request: send initialize first, then every request with the Mcp-Session-Id header the server returned.";
+    case "unknown-path":
+      return "Not found: the MCP endpoint is /mcp.";
+    case "server-fault":
+      return "Internal error: the request failed inside the exec-process server; its log has the details.";
   }
 };
