@@ -3,7 +3,7 @@
 import { ExecProcessError } from "../src/index.js";
 import { createServerExecutors } from "./executors.js";
 import { serveHttp } from "./http.js";
-import { parseCommand, USAGE, type ServerOptions } from "./options.js";
+import { invalid, parseCommand, USAGE, type ServerOptions } from "./options.js";
 import type { ScopeSettings } from "./scope.js";
 import { serverVersion } from "./server-info.js";
 import { serveStdio } from "./stdio.js";
@@ -39,7 +39,16 @@ export async function main(argv: string[]): Promise<number> {
     sandboxed: options.sandbox !== undefined, log,
   };
   if (!options.sandbox) log(`no sandbox: commands run as this user, in ${options.cwd} (see --sandbox)`);
-  const stop = await start(settings, options);
+  let stop: Awaited<ReturnType<typeof start>>;
+  try {
+    stop = await start(settings, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!options.http || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL")) throw error;
+    log(invalid("--http", `a port that ${options.http.host} can listen on`, `${options.http.port}: ${code}`).message);
+    await executors.dispose();
+    return 2;
+  }
   // Listeners stay for the whole stop: while one is there, the engine's own signal handler leaves the exit to us.
   const signalled = new Promise<string>((resolve) => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => resolve(signal));

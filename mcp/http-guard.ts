@@ -2,7 +2,7 @@
 // page that sends) and the optional bearer token. A refusal is an HTTP status with one line saying why.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { ExecProcessError, type ErrorData } from "../src/index.js";
+import { ExecProcessError, type HttpRefusalReason } from "../src/index.js";
 import { isLoopback } from "./options.js";
 
 export interface GuardOptions {
@@ -53,6 +53,4 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export type RefusalReason = Extract<ErrorData, { code: "http-request-refused" }>["reason"];
-
-export const refusedText = (reason: RefusalReason): string => new ExecProcessError({ code: "http-request-refused", reason }).message;
+export const refusedText = (reason: HttpRefusalReason): string => new ExecProcessError({ code: "http-request-refused", reason }).message;

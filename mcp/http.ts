@@ -6,11 +6,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { refusal, refusedText, type RefusalReason } from "./http-guard.js";
+import type { HttpRefusalReason } from "../src/index.js";
+import { refusal, refusedText } from "./http-guard.js";
 import type { HttpOptions } from "./options.js";
 import { openScope, type McpScope, type ScopeSettings } from "./scope.js";
 
-/** The one path the server answers on. */
+/** The one path the server answers on (the unknown-path refusal names it). */
 export const MCP_PATH = "/mcp";
 /** The largest request body read before a session exists (an initialize request is small). */
 const MAX_BODY_BYTES = 1_000_000;
@@ -38,7 +39,7 @@ export async function serveHttp(settings: ScopeSettings, options: HttpOptions): 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       settings.log(`HTTP request failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      if (!res.headersSent) reply(res, 500, "Internal server error.");
+      if (!res.headersSent) refuse(res, 500, "server-fault");
       else res.end();
     });
   });
@@ -50,7 +51,7 @@ export async function serveHttp(settings: ScopeSettings, options: HttpOptions): 
   const guard = { host: options.host, port, token: options.token, allowedOrigins: options.allowedOrigins };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? "/", "http://server").pathname !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    if (new URL(req.url ?? "/", "http://server").pathname !== MCP_PATH) return refuse(res, 404, "unknown-path");
     const refused = refusal(req.headers, guard);
     if (refused) return reply(res, refused.status, refused.message, refused.headers);
     const id = req.headers["mcp-session-id"];
@@ -116,7 +117,7 @@ export async function serveHttp(settings: ScopeSettings, options: HttpOptions): 
   };
 }
 
-function refuse(res: ServerResponse, status: number, reason: RefusalReason): void {
+function refuse(res: ServerResponse, status: number, reason: HttpRefusalReason): void {
   reply(res, status, refusedText(reason));
 }
 

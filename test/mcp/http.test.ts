@@ -1,12 +1,13 @@
 // exec-process-mcp over Streamable HTTP, driven by the MCP SDK's own Client: one scope per MCP session, the
 // DNS-rebinding and token checks, and sessions that end with their processes.
 import { randomUUID } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import {
-  call, connectHttp, markerProcessesNow, processesWithMarker, startHttpServer, testWorkspace, texts,
+  call, connectHttp, markerProcessesNow, processesWithMarker, SERVER_BIN, serverEnv, startHttpServer, testWorkspace, texts,
 } from "./helpers.js";
 
 const TOKEN = "interop-test-token";
@@ -138,6 +139,22 @@ describe("who may connect", () => {
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const deleted = await fetch(server.url, { method: "DELETE", headers: { ...AUTH, "Mcp-Session-Id": sessionId } });
     expect(deleted.status).toBe(200);
+  });
+});
+
+describe("HTTP refusals outside MCP", () => {
+  it("answers another path with 404 naming the endpoint", async () => {
+    const response = await fetch(new URL("/other", server.url), { headers: AUTH });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { message: new ExecProcessError({ code: "http-request-refused", reason: "unknown-path" }).message } });
+  });
+
+  it("exits with code 2 and one line naming --http when the port is taken", () => {
+    const port = new URL(server.url).port;
+    const run = spawnSync(process.execPath, [SERVER_BIN, "--http", port], { env: serverEnv(), encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`--http expects a port that 127.0.0.1 can listen on (got "${port}: EADDRINUSE").`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
