@@ -45,6 +45,8 @@ const USAGE = `Usage: exec-process-conformance [options]
 
   --adapter <module>     a module whose default export returns a ConformanceAdapter (default: the reference)
   --command "<cmd>"      an implementation speaking the stdio protocol (conformance/PROTOCOL.md)
+  --mcp "<cmd>"          an MCP server over stdio offering exec and process (e.g. "npx exec-process-mcp"); the kit
+                         appends --cwd, --config and --no-events-in-results, and needs @modelcontextprotocol/sdk
   --level <level>        documented (@doc) | compatibility (@doc or @legacy-doc) | reference (all scenarios,
                          @upstream and @reference included; the default)
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
@@ -62,6 +64,8 @@ const USAGE = `Usage: exec-process-conformance [options]
 export interface CliOptions {
   adapter?: string;
   command?: string;
+  /** --mcp: an MCP server command (adapters/mcp-client.ts). */
+  mcp?: string;
   level: Level;
   tags?: string;
   parallel: number;
@@ -80,7 +84,7 @@ export function parseCli(argv: string[]): CliOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
-      adapter: { type: "string" }, command: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
+      adapter: { type: "string" }, command: { type: "string" }, mcp: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
       parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
       tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" }, reuse: { type: "boolean" },
       divergences: { type: "string" },
@@ -92,7 +96,7 @@ export function parseCli(argv: string[]): CliOptions {
   }
   const level = (values.level ?? "reference") as Level;
   if (!(level in LEVEL_TAGS)) throw new Error(`--level must be documented, compatibility or reference (got "${level}").`);
-  if (values.adapter && values.command) throw new Error("Give either --adapter or --command, not both.");
+  if ([values.adapter, values.command, values.mcp].filter(Boolean).length > 1) throw new Error("Give one of --adapter, --command and --mcp.");
   const options: CliOptions = {
     level,
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
@@ -103,6 +107,7 @@ export function parseCli(argv: string[]): CliOptions {
   };
   if (values.adapter) options.adapter = resolve(values.adapter);
   if (values.command) options.command = values.command;
+  if (values.mcp) options.mcp = values.mcp;
   if (values.tags) options.tags = values.tags;
   if (values.report) options.report = resolve(values.report);
   if (values.paths) options.paths = values.paths.map((path) => resolve(path));
@@ -133,6 +138,8 @@ export function tagExpression(level: Level, extra: string | undefined): string {
 /** Runs the suite; resolves to true when every selected scenario passed. `messagesDir` gets messages.ndjson. */
 export async function runConformance(options: CliOptions, messagesDir = options.report): Promise<boolean> {
   if (options.adapter) process.env["CONFORMANCE_ADAPTER"] = options.adapter;
+  if (options.mcp) process.env["CONFORMANCE_MCP_COMMAND"] = options.mcp;
+  if (options.command || options.mcp) process.env["CONFORMANCE_COMMAND_CWD"] ??= process.cwd();
   if (options.command) {
     process.env["CONFORMANCE_COMMAND"] = options.command;
     // Workers run in the package folder: a relative --command is meant from where the kit was started.

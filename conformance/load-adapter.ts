@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { AdapterFactory, Capability, ConformanceAdapter } from "./adapter.js";
 import { createStdioAdapter, stdioAdapterName } from "./adapters/stdio-client.js";
 import { CAPABILITIES } from "./adapters/stdio-protocol.js";
+import { mcpAdapterName } from "./adapters/mcp-adapter-name.js";
 
 /** Per-request timeout of stdio implementations when CONFORMANCE_CALL_TIMEOUT_MS is not set. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -13,8 +14,21 @@ export const TIMER_MAX_MS = 2_147_483_647;
 /**
  * CONFORMANCE_ADAPTER: a module whose default export is an AdapterFactory. CONFORMANCE_COMMAND: a stdio program
  * (PROTOCOL.md), with CONFORMANCE_CALL_TIMEOUT_MS, CONFORMANCE_CAPABILITIES and CONFORMANCE_COMMAND_CWD.
+ * CONFORMANCE_MCP_COMMAND: an MCP server over stdio (adapters/mcp-client.ts), with the same three.
  */
 export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<ConformanceAdapter> {
+  const mcpCommand = env["CONFORMANCE_MCP_COMMAND"];
+  if (mcpCommand) {
+    // Loaded only here: the MCP SDK is an optional peer of the kit, needed for MCP servers alone.
+    const { createMcpAdapter } = (await import(`./adapters/mcp-client${OWN_EXTENSION}`)) as typeof import("./adapters/mcp-client.js");
+    const capabilities = parseCapabilities(env["CONFORMANCE_CAPABILITIES"]);
+    return createMcpAdapter({
+      command: mcpCommand,
+      callTimeoutMs: parseTimeout(env["CONFORMANCE_CALL_TIMEOUT_MS"]),
+      commandCwd: env["CONFORMANCE_COMMAND_CWD"] || process.cwd(),
+      ...(capabilities ? { capabilities } : {}),
+    });
+  }
   const command = env["CONFORMANCE_COMMAND"];
   if (command) {
     const capabilities = parseCapabilities(env["CONFORMANCE_CAPABILITIES"]);
@@ -37,6 +51,8 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
 
 /** The name of the adapter the environment selects, without starting a stdio implementation. */
 export async function adapterNameFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const mcpCommand = env["CONFORMANCE_MCP_COMMAND"];
+  if (mcpCommand) return mcpAdapterName(mcpCommand);
   const command = env["CONFORMANCE_COMMAND"];
   if (command) return stdioAdapterName(command);
   return (await loadAdapterFromEnvironment(env)).name;

@@ -1,15 +1,15 @@
-// The record of what a build was made from: size and mtime of every source file under src/, conformance/ and
-// step-definitions/. The repository's stdio server uses the build only while it matches the sources.
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+// The record of what a build was made from: size and mtime of every source file under src/, mcp/, conformance/ and
+// step-definitions/. The repository's stdio and MCP servers use the build only while it matches the sources.
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
-const SOURCE_DIRS = ["src", "conformance", "step-definitions"];
+const SOURCE_DIRS = ["src", "mcp", "conformance", "step-definitions"];
 const SOURCE_FILE = /\.(ts|mts|json)$/;
 export const MANIFEST = "dist/build-inputs.json";
 
 /** Size and mtime of every source file, by path relative to the repository root. */
 export function sourceInputs(root) {
-  const paths = SOURCE_DIRS.flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+  const paths = SOURCE_DIRS.filter((dir) => existsSync(join(root, dir))).flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name))
     .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name))));
   const inputs = {};

@@ -1,15 +1,16 @@
-// `npm run build`: compiles src/, conformance/ and step-definitions/ into dist/ (tsconfig.build.json), then
-// assembles the conformance kit's package in packages/conformance/ from that build. The tools package ships
-// dist/src; the kit ships compiled JavaScript only, with its imports of src/ turned into imports of the tools
-// package by name.
+// `npm run build`: compiles src/, mcp/, conformance/ and step-definitions/ into dist/ (tsconfig.build.json), then
+// assembles the conformance kit's package in packages/conformance/ and the MCP server's in packages/mcp/ from that
+// build. The tools package ships dist/src; the kit and the MCP server ship compiled JavaScript only, with their
+// imports of src/ turned into imports of the tools package by name.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceInputs, writeBuildManifest } from "./build-manifest.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KIT = join(ROOT, "packages/conformance");
+const MCP = join(ROOT, "packages/mcp");
 /** Everything the build writes into the kit's folder (the rest of the folder is committed). */
 const KIT_OUTPUTS = ["conformance", "step-definitions", "features", "docs", "LICENSE"];
 /** Modules of src/ that the kit imports, and the entry of the tools package (package.json `exports`) that exports
@@ -28,12 +29,13 @@ const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 writeBuildManifest(ROOT, inputs);
 assembleKit();
+assembleMcp();
 
 function assembleKit() {
-  checkVersions();
+  checkVersions(KIT);
   for (const output of KIT_OUTPUTS) rmSync(join(KIT, output), { recursive: true, force: true });
-  copyCompiled("conformance", (name) => /\.(js|d\.ts|json)$/.test(name));
-  copyCompiled("step-definitions", (name) => name.endsWith(".js"));
+  copyCompiled("conformance", (name) => /\.(js|d\.ts|json)$/.test(name), join(KIT, "conformance"));
+  copyCompiled("step-definitions", (name) => name.endsWith(".js"), join(KIT, "step-definitions"));
   for (const file of KIT_CONFORMANCE_FILES) copyFileSync(join(ROOT, "conformance", file), join(KIT, "conformance", file));
   cpSync(join(ROOT, "features"), join(KIT, "features"), { recursive: true });
   mkdirSync(join(KIT, "docs"));
@@ -41,22 +43,32 @@ function assembleKit() {
   copyFileSync(join(ROOT, "LICENSE"), join(KIT, "LICENSE"));
 }
 
-/** The kit depends on exactly the tools version built alongside it. */
-function checkVersions() {
+/** The MCP server's package (issue 22): dist/ holds the compiled mcp/ modules and the bin script beside them. */
+function assembleMcp() {
+  checkVersions(MCP);
+  for (const output of ["dist", "LICENSE"]) rmSync(join(MCP, output), { recursive: true, force: true });
+  copyCompiled("mcp", (name) => /\.(js|d\.ts)$/.test(name), join(MCP, "dist"));
+  copyFileSync(join(ROOT, "mcp/exec-process-mcp.mjs"), join(MCP, "dist/exec-process-mcp.mjs"));
+  chmodSync(join(MCP, "dist/exec-process-mcp.mjs"), 0o755);
+  copyFileSync(join(ROOT, "LICENSE"), join(MCP, "LICENSE"));
+}
+
+/** A package built alongside the tools has their version and depends on exactly that version. */
+function checkVersions(folder) {
   const tools = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-  const kit = JSON.parse(readFileSync(join(KIT, "package.json"), "utf8"));
-  if (kit.version !== tools.version || kit.dependencies?.[tools.name] !== tools.version) {
-    throw new Error(`packages/conformance/package.json must have version ${tools.version} and depend on ${tools.name} ${tools.version}.`);
+  const built = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+  if (built.version !== tools.version || built.dependencies?.[tools.name] !== tools.version) {
+    throw new Error(`${relative(ROOT, folder)}/package.json must have version ${tools.version} and depend on ${tools.name} ${tools.version}.`);
   }
 }
 
-/** Copies dist/<dir> into the kit, keeping only matching files and rewriting imports of src/. */
-function copyCompiled(dir, keep) {
+/** Copies dist/<dir> to `to`, keeping only matching files and rewriting imports of src/. */
+function copyCompiled(dir, keep, to) {
   const from = join(ROOT, "dist", dir);
   for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !keep(entry.name)) continue;
     const source = join(entry.parentPath ?? entry.path, entry.name);
-    const target = join(KIT, dir, relative(from, source));
+    const target = join(to, relative(from, source));
     mkdirSync(dirname(target), { recursive: true });
     const text = readFileSync(source, "utf8");
     writeFileSync(target, entry.name.endsWith(".json") ? text : toPackageImports(text, relative(ROOT, source)));

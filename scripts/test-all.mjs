@@ -74,16 +74,25 @@ const throughHostRuns = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : ["no
   ["scripts/conformance-through-host.mjs", host],
 ]);
 
+// Issue 22: the same features and the notifications, with the kit as an MCP client of exec-process-mcp
+// (scripts/conformance-mcp.mjs: excluded rules and reasons). Its server loads dist/, so it starts after the build; it
+// starts one server per scope of each scenario (an MCP server takes its environment, cwd and config at start, so
+// it cannot be reused across scenarios). CONFORMANCE_MCP=0 leaves it out.
+const mcpFeatures = [...throughHostFeatures, "--paths", "features/notifications.feature"];
+const mcpRuns = process.env.CONFORMANCE_MCP === "0" ? [] : [[
+  "conformance (MCP)", ["--parallel", process.env.CONFORMANCE_MCP_PARALLEL ?? "2", ...mcpFeatures], ["scripts/conformance-mcp.mjs"],
+]];
+
 // 1. Build (one check: dist/ and the kit's package in packages/conformance/), side by side with the conformance runs
 // that load neither: in-process and through the hosts run the TypeScript sources.
 const buildRun = run("build", "node", ["scripts/build.mjs"]);
 const earlyRuns = [inProcessRun, ...throughHostRuns].map(conformanceRun);
 const built = await buildRun;
 
-// 2. Once dist/ is built: the stdio run, whose server loads dist/, the unit tests (counted from vitest's JSON report;
-// the stdio and package tests load dist/) and the type check (one check; nothing waits for it, so it does not
-// delay the build).
-const lateRuns = [stdioRun].map(conformanceRun);
+// 2. Once dist/ is built: the stdio and MCP runs, whose servers load dist/, the unit tests (counted from vitest's
+// JSON report; the stdio and package tests load dist/) and the type check (one check; nothing waits for it, so it
+// does not delay the build).
+const lateRuns = [stdioRun, ...mcpRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
 const unitRun = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 // Issue 20: the attacks on the executors (test/security) again as a plain user; the unit run is root's in CI. Started
@@ -110,7 +119,7 @@ async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]
   console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { label, dir, log, ok: status === 0 };
 }
-// Reported in the order in-process, stdio, through the hosts.
+// Reported in the order in-process, stdio, MCP, through the hosts.
 const [inProcess, ...throughHost] = await Promise.all(earlyRuns);
 const results = [inProcess, ...(await Promise.all(lateRuns)), ...throughHost];
 const unitOk = await unitRun;

@@ -2,7 +2,7 @@
 // wrong, whose `param` names the offending tool parameter, and whose `data` carries the values the text is built
 // from. The text itself comes from messages.ts, so it stays the pinned one.
 import * as messages from "./messages.js";
-import type { SandboxMountProblem } from "./messages.js";
+import type { HttpRefusalReason, SandboxMountProblem } from "./messages.js";
 
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
@@ -72,11 +72,19 @@ export type ErrorData =
   /** createSshExecutor: a node's hostKey is empty or holds no public key. */
   | { code: "node-misconfigured"; node: string; invalid: "hostKey"; value: string }
   /** createSshExecutor: an executor option is out of its range. */
-  | { code: "executor-option-invalid"; option: string; expected: string; value: string };
+  | { code: "executor-option-invalid"; option: string; expected: string; value: string }
+  /** MCP server: the client called a tool the server does not offer (`tools`: the ones it does). */
+  | { code: "unknown-tool"; tool: string; tools: string[] }
+  /** MCP server: a tool call failed in a way no other code describes; the details go to the server's log only. */
+  | { code: "tool-call-failed" }
+  /** MCP server: a command-line flag, its environment variable or a file it names is unusable. */
+  | { code: "invalid-server-option"; option: string; expected: string; value: string }
+  /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
+  | { code: "http-request-refused"; reason: HttpRefusalReason };
 
 export type ErrorCode = ErrorData["code"];
 
-export type { SandboxMountProblem };
+export type { HttpRefusalReason, SandboxMountProblem };
 
 const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
 
@@ -139,6 +147,10 @@ export function describeError(data: ErrorData): string {
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
     case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max)
     case "executor-option-invalid": return messages.executorOptionInvalid(data.option, data.expected, data.value);
+    case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
+    case "tool-call-failed": return messages.TOOL_CALL_FAILED;
+    case "invalid-server-option": return messages.invalidServerOption(data.option, data.expected, data.value);
+    case "http-request-refused": return messages.httpRequestRefused(data.reason);
   }
 }
 

@@ -242,3 +242,32 @@ export const executorOptionInvalid = (option: string, expected: string, value: s
 function oneLine(text: string): string {
   return quoteInput(text.replace(/\s+/g, " ").trim());
 }
+
+// ---- MCP server, exec-process-mcp (issue 22) ----
+export const unknownTool = (tool: string, tools: string[]): string =>
+  `Unknown tool "${oneLine(tool)}": this server offers ${tools.join(" and ")}. Call one of them.`;
+export const TOOL_CALL_FAILED =
+  "The tool call failed inside the exec-process server; the server's log has the details. Try the call again; if it fails the same way, use another command.";
+export const invalidServerOption = (option: string, expected: string, value: string): string =>
+  `${option} expects ${expected} (got "${oneLine(value)}").`;
+/** Why the MCP server's HTTP transport answered a request itself, before any MCP session. */
+export type HttpRefusalReason =
+  "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required" | "unknown-path" | "server-fault";
+export const httpRequestRefused = (reason: HttpRefusalReason): string => {
+  switch (reason) {
+    case "foreign-origin":
+      return "Forbidden: requests from this Origin are refused (DNS-rebinding protection). Start the server with --allow-origin <origin> to admit a browser client.";
+    case "foreign-host":
+      return "Forbidden: the Host header names neither this server's address nor localhost (DNS-rebinding protection).";
+    case "token-required":
+      return "Unauthorized: send the server's token as Authorization: Bearer <token> (--token or EXEC_PROCESS_MCP_TOKEN).";
+    case "session-unknown":
+      return "Not found: no MCP session has this Mcp-Session-Id (it ended or timed out); send a new initialize request without one.";
+    case "session-required":
+      return "Bad request: send initialize first, then every request with the Mcp-Session-Id header the server returned.";
+    case "unknown-path":
+      return "Not found: the MCP endpoint is /mcp.";
+    case "server-fault":
+      return "Internal error: the request failed inside the exec-process server; its log has the details.";
+  }
+};

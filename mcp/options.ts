@@ -1,0 +1,193 @@
+// The server's command line and environment, normalized once into ServerOptions (fields never undefined but the
+// optional ones). The engine's own settings (OPENCLAW_BASH_* and the rest) are read by the engine from the
+// environment; --config adds the documented nested config (tools.exec.*).
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ExecProcessError, type ExecConfig } from "../src/index.js";
+
+/** The port of `--http` given without one. */
+export const DEFAULT_HTTP_PORT = 8808;
+/** The address HTTP binds by default: loopback only. */
+export const DEFAULT_HTTP_HOST = "127.0.0.1";
+/** How long an HTTP session may stay idle (no request, no open stream) before it ends with its processes. */
+export const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
+/** The environment variable that holds the bearer token (safer than --token, which `ps` shows). */
+export const TOKEN_ENV = "EXEC_PROCESS_MCP_TOKEN";
+
+export interface HttpOptions {
+  port: number;
+  host: string;
+  /** Required as `Authorization: Bearer <token>` when set. */
+  token: string | undefined;
+  /** Origins admitted besides the server's own (http://127.0.0.1:<port>, http://localhost:<port>). */
+  allowedOrigins: string[];
+  sessionTimeoutMs: number;
+}
+
+export interface ServerOptions {
+  /** undefined: stdio. */
+  http: HttpOptions | undefined;
+  /** The engine's working directory (the default workdir). */
+  cwd: string;
+  config: { tools?: { exec?: ExecConfig } };
+  /** Every command not sent to a node runs in this sandbox. */
+  sandbox: "bwrap" | undefined;
+  /** Folders a sandboxed command's working directory must lie in (the sandbox's allowedRoots); [] = its default, --cwd. */
+  allowedRoots: string[];
+  /** A JSON file of SSH nodes for host "node". */
+  sshConfig: string | undefined;
+  allowElevated: boolean;
+  /** false: exec only, synchronous (EXEC-42). */
+  processTool: boolean;
+  /** Exit events go in front of the next tool result as `System:` lines. */
+  eventsInResults: boolean;
+}
+
+export type Command = { kind: "serve"; options: ServerOptions } | { kind: "help" } | { kind: "version" };
+
+export const USAGE = `Usage: exec-process-mcp [options]
+
+An MCP server with the tools exec and process. Without a sandbox, commands run as the user who starts it.
+
+  --http [port]             serve Streamable HTTP on 127.0.0.1 (default port ${DEFAULT_HTTP_PORT}) instead of stdio
+  --host <address>          HTTP address to bind (default ${DEFAULT_HTTP_HOST}; another needs a token)
+  --token <token>           HTTP bearer token (prefer the environment variable ${TOKEN_ENV})
+  --allow-origin <origin>   admit a browser Origin (repeatable); other Origins are refused
+  --session-timeout <s>     end an idle HTTP session and its processes after s seconds (default ${DEFAULT_SESSION_TIMEOUT_SECONDS})
+  --cwd <dir>               default working directory of commands (default: the current directory)
+  --config <file.json>      settings as { "tools": { "exec": { … } } }; OPENCLAW_* variables apply too
+  --sandbox bwrap           run every command in a bubblewrap sandbox (host "node" excepted)
+  --allowed-root <dir>      with --sandbox: a folder workdir may lie in (repeatable; default: the --cwd folder)
+  --ssh-config <nodes.json> SSH nodes for host "node": { "nodes": { "<name>": { host, username, … } } }
+  --allow-elevated          let exec accept elevated: true (runs outside any sandbox; refused with --sandbox)
+  --no-process-tool         offer exec only; it runs every command to its end
+  --no-events-in-results    do not put exit events in front of tool results (logging notifications still go out)
+  --version, --help`;
+
+/** Parses argv (without node and the script) and the environment; throws invalid-server-option errors. */
+export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Command {
+  const { values } = parseArgs({
+    args: withHttpPort(argv),
+    strict: true,
+    options: {
+      http: { type: "string" }, host: { type: "string" }, token: { type: "string" },
+      "allow-origin": { type: "string", multiple: true }, "session-timeout": { type: "string" },
+      cwd: { type: "string" }, config: { type: "string" }, sandbox: { type: "string" }, "ssh-config": { type: "string" },
+      "allowed-root": { type: "string", multiple: true },
+      "allow-elevated": { type: "boolean" }, "no-process-tool": { type: "boolean" }, "no-events-in-results": { type: "boolean" },
+      help: { type: "boolean" }, version: { type: "boolean" },
+    },
+  });
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  const sandbox = values.sandbox === undefined ? undefined : readSandbox(values.sandbox);
+  const allowElevated = values["allow-elevated"] === true;
+  if (sandbox && allowElevated) {
+    throw invalid("--allow-elevated", "no --sandbox (elevated commands would run outside the sandbox)", "--sandbox bwrap");
+  }
+  const allowedRoots = (values["allowed-root"] ?? []).map((root) => resolve(cwd, root));
+  if (allowedRoots.length > 0 && !sandbox) throw invalid("--allowed-root", "--sandbox bwrap (it limits sandboxed commands)", allowedRoots[0]!);
+  return {
+    kind: "serve",
+    options: {
+      http: values.http === undefined ? undefined : readHttp(values, env),
+      cwd: values.cwd === undefined ? cwd : resolve(cwd, values.cwd),
+      config: values.config === undefined ? {} : readConfigFile(resolve(cwd, values.config)),
+      sandbox,
+      allowedRoots,
+      sshConfig: values["ssh-config"] === undefined ? undefined : resolve(cwd, values["ssh-config"]),
+      allowElevated,
+      processTool: values["no-process-tool"] !== true,
+      eventsInResults: values["no-events-in-results"] !== true,
+    },
+  };
+}
+
+/** `--http` takes an optional port: a bare `--http` gets the default one (parseArgs has no optional values). */
+function withHttpPort(argv: string[]): string[] {
+  return argv.flatMap((arg, index) => {
+    if (arg !== "--http") return [arg];
+    const next = argv[index + 1];
+    return next !== undefined && /^\d+$/.test(next) ? [arg] : [arg, String(DEFAULT_HTTP_PORT)];
+  });
+}
+
+function readHttp(values: { http?: string; host?: string; token?: string; "allow-origin"?: string[]; "session-timeout"?: string },
+  env: NodeJS.ProcessEnv): HttpOptions {
+  const port = wholeNumber("--http", values.http ?? String(DEFAULT_HTTP_PORT), 0, 65_535);
+  const host = values.host ?? DEFAULT_HTTP_HOST;
+  const token = values.token ?? (env[TOKEN_ENV] || undefined);
+  if (token === undefined && !isLoopback(host)) {
+    throw invalid("--host", `a loopback address without a token (set ${TOKEN_ENV} or --token to listen on another)`, host);
+  }
+  return {
+    port, host, token,
+    allowedOrigins: (values["allow-origin"] ?? []).map(readOrigin),
+    sessionTimeoutMs: wholeNumber("--session-timeout", values["session-timeout"] ?? String(DEFAULT_SESSION_TIMEOUT_SECONDS), 1, 31_536_000) * 1000,
+  };
+}
+
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function readOrigin(value: string): string {
+  try {
+    const { origin } = new URL(value);
+    if (origin !== "null") return origin;
+  } catch {
+    // reported below
+  }
+  throw invalid("--allow-origin", "an origin such as http://localhost:5173", value);
+}
+
+function readSandbox(value: string): "bwrap" {
+  if (value === "bwrap") return value;
+  throw invalid("--sandbox", "bwrap", value);
+}
+
+function wholeNumber(option: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (/^\d+$/.test(value) && n >= min && n <= max) return n;
+  throw invalid(option, `a whole number from ${min} to ${max}`, value);
+}
+
+/** A JSON file of the documented nested form; its tools.exec settings apply like OPENCLAW_* variables (SPEC §1.1). */
+export function readConfigFile(file: string): { tools?: { exec?: ExecConfig } } {
+  const parsed = readJsonFile("--config", file);
+  const tools = (parsed as { tools?: unknown }).tools;
+  if (tools !== undefined && (typeof tools !== "object" || tools === null || Array.isArray(tools))) {
+    throw invalid("--config", 'a JSON object such as { "tools": { "exec": { "backgroundMs": 5000 } } }', file);
+  }
+  return parsed as { tools?: { exec?: ExecConfig } };
+}
+
+/** A JSON object read from a file; the error names the option, the file and what went wrong, never a stack. */
+export function readJsonFile(option: string, file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw invalid(option, "a readable JSON file", `${file}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw invalid(option, "a file holding one JSON object", `${file}: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw invalid(option, "a file holding one JSON object", file);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export function invalid(option: string, expected: string, value: string): ExecProcessError {
+  return new ExecProcessError({ code: "invalid-server-option", option, expected, value });
+}
+
+/** A path in a config file, relative to that file's folder. */
+export function pathBeside(file: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(file, "..", path);
+}

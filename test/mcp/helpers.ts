@@ -1,0 +1,134 @@
+// Shared by the MCP interop tests: the server started as a user's client starts it (its bin script), the SDK's own
+// Client over stdio and HTTP, and the marker that finds a test's processes in /proc.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { findSurvivors } from "../../step-definitions/support/survivors.js";
+
+export const SERVER_BIN = new URL("../../mcp/exec-process-mcp.mjs", import.meta.url).pathname;
+/** The longest a test waits for something the server does by itself (an exit event, a process end). */
+export const WAIT_LIMIT_MS = 20_000;
+
+/** The data of an exit-event logging notification. */
+export interface ExitNotice { sessionId: string; text: string; contextKey: string; createdAt: number }
+
+export interface Connected {
+  client: Client;
+  /** Exit events received as notifications/message, in order. */
+  notices: ExitNotice[];
+  /** Resolves with the first notice whose text contains `fragment`. */
+  noticeContaining(fragment: string): Promise<ExitNotice>;
+  close(): Promise<void>;
+}
+
+/** A fresh working directory and a marker to put in the environment of the commands a test starts. */
+export function testWorkspace(): { cwd: string; marker: string; remove(): void } {
+  // marker is writable: a test file may give each test its own
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "mcp-test-")));
+  return { cwd: root, marker: randomUUID(), remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** The environment the server runs with: the test runner's own, without vitest's variables. */
+export function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("VITEST") && key !== "NODE_OPTIONS") env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** The SDK Client connected to a server it starts over stdio. */
+export async function connectStdio(args: string[], env = serverEnv()): Promise<Connected & { transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER_BIN, ...args], env, stderr: "pipe" });
+  return { ...(await connect(transport)), transport };
+}
+
+export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Connected & { transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  return { ...(await connect(transport)), transport };
+}
+
+async function connect(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Connected> {
+  const client = new Client({ name: "interop-test", version: "1.0.0" });
+  const notices: ExitNotice[] = [];
+  const waiters: Array<() => void> = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    if (notification.params.logger !== "exec-process") return;
+    notices.push(notification.params.data as ExitNotice);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  await client.connect(transport);
+  const noticeContaining = async (fragment: string): Promise<ExitNotice> => {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const found = notices.find((notice) => notice.text.includes(fragment));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`No exit notification containing "${fragment}" within ${WAIT_LIMIT_MS} ms; got ${JSON.stringify(notices)}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  };
+  return { client, notices, noticeContaining, close: () => client.close() };
+}
+
+/** The server over HTTP, started with `args` after `--http 0`; resolves once it listens. */
+export async function startHttpServer(args: string[], env = serverEnv()): Promise<{ url: string; child: ChildProcess; stderr(): string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, [SERVER_BIN, "--http", "0", ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The HTTP server did not start:\n${stderr}`)), WAIT_LIMIT_MS);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on (\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`The HTTP server exited with ${code}:\n${stderr}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+  return {
+    url, child, stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** The text blocks of a result. */
+export function texts(result: unknown): string[] {
+  return ((result as CallToolResult).content ?? []).map((block) => (block.type === "text" ? block.text : `[${block.type}]`));
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** Processes that carry CONFORMANCE_SCENARIO=<marker> (exec's env), re-checked for up to 3 s until none is left. */
+export const processesWithMarker = findSurvivors;
+
+/** Live processes carrying the marker now (one look at /proc). */
+export function markerProcessesNow(marker: string): number[] {
+  const needle = `CONFORMANCE_SCENARIO=${marker}`;
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, "latin1").split("\0").includes(needle)) return [];
+      return /\) Z /.test(readFileSync(`/proc/${name}/stat`, "latin1")) ? [] : [Number(name)];
+    } catch {
+      return []; // gone meanwhile
+    }
+  });
+}

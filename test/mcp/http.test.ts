@@ -1,0 +1,191 @@
+// exec-process-mcp over Streamable HTTP, driven by the MCP SDK's own Client: one scope per MCP session, the
+// DNS-rebinding and token checks, and sessions that end with their processes.
+import { randomUUID } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ExecProcessError } from "../../src/index.js";
+import * as messages from "../../src/engine/messages.js";
+import {
+  call, connectHttp, markerProcessesNow, processesWithMarker, SERVER_BIN, serverEnv, startHttpServer, testWorkspace, texts,
+} from "./helpers.js";
+
+const TOKEN = "interop-test-token";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+let server: Awaited<ReturnType<typeof startHttpServer>>;
+let workspace: ReturnType<typeof testWorkspace>;
+const open: Array<Awaited<ReturnType<typeof connectHttp>>> = [];
+
+async function session(): Promise<Awaited<ReturnType<typeof connectHttp>>> {
+  const connected = await connectHttp(server.url, AUTH);
+  open.push(connected);
+  return connected;
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/**
+ * A raw initialize request, as a browser page or another client would send it; node:http, since fetch may not
+ * set Host. Resolves with the status, the session id and the body (a JSON error, or the start of an event stream).
+ */
+function initialize(headers: Record<string, string>): Promise<{ status: number; sessionId: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(server.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+    }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+        if (body.includes("\n\n")) response.destroy(); // the initialize answer, on an event stream
+      });
+      const done = () => resolve({ status: response.statusCode ?? 0, sessionId: response.headers["mcp-session-id"] as string | undefined, body });
+      response.once("end", done);
+      response.once("close", done);
+    });
+    request.once("error", reject);
+    request.end(INITIALIZE);
+  });
+}
+
+const refused = (reason: "foreign-origin" | "foreign-host" | "token-required" | "session-unknown") =>
+  new ExecProcessError({ code: "http-request-refused", reason }).message;
+
+beforeAll(async () => {
+  workspace = testWorkspace();
+  server = await startHttpServer(["--cwd", workspace.cwd, "--token", TOKEN, "--allow-origin", "http://localhost:5173"]);
+});
+
+beforeEach(() => {
+  workspace.marker = randomUUID(); // each test's processes, found by their own marker
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((connected) => connected.close()));
+  const left = markerProcessesNow(workspace.marker);
+  for (const pid of left) process.kill(pid, "SIGKILL"); // a failed test's own leftovers, so the next one starts clean
+  expect(left).toEqual([]);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  workspace?.remove();
+});
+
+describe("one scope per MCP session", () => {
+  it("keeps one session's background sessions invisible to another, which can neither poll nor kill them", async () => {
+    const [a, b] = [await session(), await session()];
+    const started = await call(a.client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
+    const sessionId = started.structuredContent!["sessionId"] as string;
+    expect(texts(await call(b.client, "process", { action: "list" }))).toEqual([messages.NO_SESSIONS]);
+    for (const [action, text] of [["poll", messages.noSession(sessionId)], ["kill", messages.noActiveSession(sessionId)]]) {
+      const result = await call(b.client, "process", { action: action!, sessionId });
+      expect(result.isError).toBe(true);
+      expect(texts(result)).toEqual([text]);
+    }
+    const listed = await call(a.client, "process", { action: "list" });
+    expect(listed.structuredContent).toMatchObject({ sessions: [{ sessionId, status: "running" }] });
+    expect(markerProcessesNow(workspace.marker)).toContain(started.structuredContent!["pid"]);
+    await call(a.client, "process", { action: "kill", sessionId });
+    expect(await processesWithMarker(workspace.marker)).toEqual([]);
+  });
+
+  it("ends a session's processes when the client deletes the session", async () => {
+    const connected = await session();
+    const started = await call(connected.client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
+    expect(markerProcessesNow(workspace.marker)).toContain(started.structuredContent!["pid"]);
+    const sessionId = connected.transport.sessionId!;
+    await connected.transport.terminateSession();
+    expect(await processesWithMarker(workspace.marker)).toEqual([]);
+    const stale = await fetch(server.url, { method: "GET", headers: { ...AUTH, "Mcp-Session-Id": sessionId, Accept: "text/event-stream" } });
+    expect(stale.status).toBe(404);
+    expect(await stale.json()).toMatchObject({ error: { message: refused("session-unknown") } });
+  });
+
+  it("puts an exit event in front of the next result of its own session only", async () => {
+    const [a, b] = [await session(), await session()];
+    await call(a.client, "exec", { command: "echo http-event", background: true });
+    const notice = await a.noticeContaining("http-event");
+    expect(texts(await call(b.client, "exec", { command: "echo b" }))).toEqual(["b"]);
+    expect(texts(await call(a.client, "exec", { command: "echo a" }))).toEqual([`System: ${notice.text}`, "a"]);
+    expect(b.notices).toEqual([]);
+  });
+});
+
+describe("who may connect", () => {
+  it.each([
+    ["a foreign Origin with 403", { ...AUTH, Origin: "http://evil.example" }, 403, refused("foreign-origin")],
+    ["a Host that is not the server's (DNS rebinding) with 403", { ...AUTH, Host: "evil.example:80" }, 403, refused("foreign-host")],
+    ["a request without the token with 401", {}, 401, refused("token-required")],
+    ["a request with another token with 401", { Authorization: "Bearer wrong" }, 401, refused("token-required")],
+  ])("refuses %s", async (_title, headers, status, message) => {
+    const response = await initialize(headers as Record<string, string>);
+    expect(response.status).toBe(status);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { message } });
+  });
+
+  it.each([
+    ["the server's own origin", () => new URL(server.url).origin],
+    ["an --allow-origin origin", () => "http://localhost:5173"],
+    ["no Origin at all (a non-browser client)", () => undefined],
+  ])("admits %s", async (_title, origin) => {
+    const value = origin();
+    const response = await initialize({ ...AUTH, ...(value ? { Origin: value } : {}) });
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('"serverInfo":{"name":"exec-process-mcp"');
+    const sessionId = response.sessionId!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const deleted = await fetch(server.url, { method: "DELETE", headers: { ...AUTH, "Mcp-Session-Id": sessionId } });
+    expect(deleted.status).toBe(200);
+  });
+});
+
+describe("HTTP refusals outside MCP", () => {
+  it("answers another path with 404 naming the endpoint", async () => {
+    const response = await fetch(new URL("/other", server.url), { headers: AUTH });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { message: new ExecProcessError({ code: "http-request-refused", reason: "unknown-path" }).message } });
+  });
+
+  it("exits with code 2 and one line naming --http when the port is taken", () => {
+    const port = new URL(server.url).port;
+    const run = spawnSync(process.execPath, [SERVER_BIN, "--http", port], { env: serverEnv(), encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`--http expects a port that 127.0.0.1 can listen on (got "${port}: EADDRINUSE").`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("server ends", () => {
+  it("ends a session whose client went away without deleting it, with its processes, after --session-timeout", async () => {
+    const idle = await startHttpServer(["--cwd", workspace.cwd, "--session-timeout", "1"]);
+    try {
+      const connected = await connectHttp(idle.url);
+      const started = await call(connected.client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
+      const sessionId = connected.transport.sessionId!;
+      expect(markerProcessesNow(workspace.marker)).toContain(started.structuredContent!["pid"]);
+      await connected.close(); // closes its event stream, sends no DELETE
+      const deadline = Date.now() + 20_000;
+      while (!idle.stderr().includes("timed out (idle)") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(idle.stderr()).toContain(`MCP session ${sessionId} timed out (idle)`);
+      expect(await processesWithMarker(workspace.marker)).toEqual([]);
+      const stale = await fetch(idle.url, { method: "GET", headers: { "Mcp-Session-Id": sessionId, Accept: "text/event-stream" } });
+      expect(stale.status).toBe(404);
+    } finally {
+      await idle.stop();
+    }
+  });
+
+  it("ends every session's processes on SIGTERM and exits with code 0", async () => {
+    const stopping = await startHttpServer(["--cwd", workspace.cwd]);
+    const sessions = [await connectHttp(stopping.url), await connectHttp(stopping.url)];
+    for (const { client } of sessions) {
+      await call(client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
+    }
+    expect(markerProcessesNow(workspace.marker)).toHaveLength(2);
+    expect(await stopping.stop()).toBe(0);
+    expect(await processesWithMarker(workspace.marker)).toEqual([]);
+  });
+});
