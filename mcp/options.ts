@@ -65,7 +65,7 @@ An MCP server with the tools exec and process. Without a sandbox, commands run a
   --no-events-in-results    do not put exit events in front of tool results (logging notifications still go out)
   --version, --help`;
 
-/** Parses argv (without node and the script) and the environment; throws invalid-server-option errors. */
+/** Parses argv (without node and the script) and the environment; throws invalid-option errors. */
 export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Command {
   const { values } = parseArgs({
     args: withHttpPort(argv),
@@ -184,7 +184,7 @@ export function readJsonFile(option: string, file: string): Record<string, unkno
 }
 
 export function invalid(option: string, expected: string, value: string): ExecProcessError {
-  return new ExecProcessError({ code: "invalid-server-option", option, expected, value });
+  return new ExecProcessError({ code: "invalid-option", owner: "exec-process-mcp", option, value, expected });
 }
 
 /** A path in a config file, relative to that file's folder. */

@@ -7,10 +7,8 @@ import type { HttpRefusalReason, SandboxMountProblem } from "./messages.js";
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
 
-/** The function whose option an invalid-option error is about. */
-export type OptionOwner = "wakeOnExit" | "createSshExecutor";
-/** The options of wakeOnExit and createSshExecutor that are checked when the function is called. */
-export type OptionName = "debounceMs" | "maxRunsPerMinute" | "keepaliveIntervalMs" | "connectTimeoutMs";
+/** The function (or, for the MCP server, the program) whose option an invalid-option error is about. */
+export type OptionOwner = "wakeOnExit" | "createSshExecutor" | "createSandboxExecutor" | "exec-process-mcp";
 
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
@@ -51,7 +49,6 @@ export type ErrorData =
   /** host "sandbox": a mount cannot be made safely; `option` names it (`binds[0].source`, `writable[1]`, `workdir`). */
   | { code: "sandbox-mount-refused"; param?: "workdir"; option: string; path: string; problem: SandboxMountProblem }
   /** createSandboxExecutor: an option has a value it cannot use. */
-  | { code: "sandbox-option-invalid"; option: "tmpSizeBytes"; value: string; minimum: number }
   /** host "sandbox": bubblewrap stopped before the command started; `reason` is its own account, one line. */
   | { code: "sandbox-setup-failed"; reason: string }
   /** host "node": the optional package ssh2 is not installed. */
@@ -65,20 +62,16 @@ export type ErrorData =
   /** createSshExecutor: a configured node lacks a host key check or credentials. */
   | { code: "node-misconfigured"; node: string; missing: "host-key" | "credentials" }
   /**
-   * An embedder's option is out of range: `value` as text, the range `min` … `max` (`max` Infinity: no upper
-   * bound). A delay's `max` is 2147483647 ms, the longest a Node.js timer waits (issue 20).
+   * An embedder's option (or the MCP server's flag) has a value it cannot use: `expected` says what it takes, e.g.
+   * "an integer of at least 1"; a delay takes 0 to 2147483647 ms, the longest a Node.js timer waits (issue 20).
    */
-  | { code: "invalid-option"; owner: OptionOwner; option: OptionName; value: string; min: number; max: number }
+  | { code: "invalid-option"; owner: OptionOwner; option: string; value: string; expected: string }
   /** createSshExecutor: a node's hostKey is empty or holds no public key. */
   | { code: "node-misconfigured"; node: string; invalid: "hostKey"; value: string }
-  /** createSshExecutor: an executor option is out of its range. */
-  | { code: "executor-option-invalid"; option: string; expected: string; value: string }
   /** MCP server: the client called a tool the server does not offer (`tools`: the ones it does). */
   | { code: "unknown-tool"; tool: string; tools: string[] }
   /** MCP server: a tool call failed in a way no other code describes; the details go to the server's log only. */
   | { code: "tool-call-failed" }
-  /** MCP server: a command-line flag, its environment variable or a file it names is unusable. */
-  | { code: "invalid-server-option"; option: string; expected: string; value: string }
   /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
   | { code: "http-request-refused"; reason: HttpRefusalReason };
 
@@ -136,7 +129,6 @@ export function describeError(data: ErrorData): string {
     case "sandbox-workdir-missing": return messages.sandboxWorkdirMissing(data.cwd);
     case "sandbox-workdir-outside": return messages.sandboxWorkdirOutside(data.cwd, data.roots);
     case "sandbox-mount-refused": return messages.sandboxMountRefused(data.option, data.path, data.problem);
-    case "sandbox-option-invalid": return messages.sandboxOptionInvalid(data.option, data.value, data.minimum);
     case "sandbox-setup-failed": return messages.sandboxSetupFailed(data.reason);
     case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
@@ -145,11 +137,9 @@ export function describeError(data: ErrorData): string {
     case "node-misconfigured":
       if ("invalid" in data) return messages.nodeHostKeyInvalid(data.node, data.value);
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
-    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.min, data.max)
-    case "executor-option-invalid": return messages.executorOptionInvalid(data.option, data.expected, data.value);
+    case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.expected);
     case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
     case "tool-call-failed": return messages.TOOL_CALL_FAILED;
-    case "invalid-server-option": return messages.invalidServerOption(data.option, data.expected, data.value);
     case "http-request-refused": return messages.httpRequestRefused(data.reason);
   }
 }

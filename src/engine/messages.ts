@@ -189,8 +189,6 @@ const MOUNT_PROBLEMS: Record<SandboxMountProblem, string> = {
 /** `option` is `workdir` or a path into the executor's options such as `binds[0].source`. */
 export const sandboxMountRefused = (option: string, path: string, problem: SandboxMountProblem): string =>
   `sandbox ${option === "workdir" ? "workdir" : `option ${option}`} ${quoted(path)} ${MOUNT_PROBLEMS[problem]}`;
-export const sandboxOptionInvalid = (option: string, value: string, minimum: number): string =>
-  `sandbox option ${option} must be a whole number of bytes, at least ${minimum} (got ${quoted(value)}).`;
 /** `reason`: bubblewrap's own one-line account, or how it ended. */
 export const sandboxSetupFailed = (reason: string): string =>
   `The sandbox could not be set up: ${reason}. The command was not executed. ` +
@@ -230,13 +228,17 @@ export const nodeHostKeyInvalid = (node: string, value: string): string =>
   '("[host]:port ssh-ed25519 AAAA…") or as in a .pub file ("ssh-ed25519 AAAA…"), e.g. from ssh-keyscan.';
 
 // ---- embedder options (ours, issue 20) ----
-export const invalidOption = (owner: string, option: string, value: string, min: number, max: number): string =>
-  max === Infinity
-    ? `${owner}: ${option} must be a number ≥ ${min}, or Infinity (got ${quoteInput(value)}).`
-    : `${owner}: ${option} must be a number of milliseconds from ${min} to ${max} (got ${quoteInput(value)}); ` +
-      `${max} ms (about 24.8 days) is the longest delay a Node.js timer can wait.`;
-export const executorOptionInvalid = (option: string, expected: string, value: string): string =>
-  `createSshExecutor: ${option} must be ${expected}, got "${oneLine(value)}".`;
+/**
+ * An option the embedder (or a flag the MCP server's user) gave that cannot be used: what it takes, and what it got.
+ * The MCP server's flags are named as on its command line, without the program's name.
+ */
+export const invalidOption = (owner: string, option: string, value: string, expected: string): string =>
+  owner === "exec-process-mcp"
+    ? `${option} expects ${expected} (got "${oneLine(value)}").`
+    : `${owner}: ${option} must be ${expected} (got "${oneLine(value)}").`;
+/** What a delay that reaches a Node.js timer takes: longer ones fire after 1 ms (issue 20). */
+export const timerDelayExpected = (maxMs: number): string =>
+  `a number of milliseconds from 0 to ${maxMs} (about 24.8 days, the longest delay a Node.js timer can wait)`;
 
 /** An input quoted on one line: runs of whitespace as one space, then at most about 100 characters (quoteInput). */
 function oneLine(text: string): string {
@@ -248,8 +250,6 @@ export const unknownTool = (tool: string, tools: string[]): string =>
   `Unknown tool "${oneLine(tool)}": this server offers ${tools.join(" and ")}. Call one of them.`;
 export const TOOL_CALL_FAILED =
   "The tool call failed inside the exec-process server; the server's log has the details. Try the call again; if it fails the same way, use another command.";
-export const invalidServerOption = (option: string, expected: string, value: string): string =>
-  `${option} expects ${expected} (got "${oneLine(value)}").`;
 /** Why the MCP server's HTTP transport answered a request itself, before any MCP session. */
 export type HttpRefusalReason =
   "foreign-origin" | "foreign-host" | "token-required" | "session-unknown" | "session-required" | "unknown-path" | "server-fault";

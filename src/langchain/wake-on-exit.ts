@@ -69,7 +69,8 @@ function normalizeWakeOptions(options: WakeOnExitOptions): NormalizedWakeOptions
   validateTimerDelay("wakeOnExit", "debounceMs", debounceMs); // a longer timer would fire after 1 ms (issue 20)
   if (typeof maxRunsPerMinute !== "number" || !(maxRunsPerMinute >= 1)) {
     throw new ExecProcessError({
-      code: "invalid-option", owner: "wakeOnExit", option: "maxRunsPerMinute", value: String(maxRunsPerMinute), min: 1, max: Infinity,
+      code: "invalid-option", owner: "wakeOnExit", option: "maxRunsPerMinute", value: String(maxRunsPerMinute),
+      expected: "a number of at least 1, or Infinity",
     });
   }
   return { debounceMs, maxRunsPerMinute, onError: options.onError ?? (() => undefined), onRun: options.onRun ?? (() => undefined) };

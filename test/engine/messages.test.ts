@@ -123,7 +123,7 @@ describe("texts of our own", () => {
     messages.nulByteIn("command", 3), messages.argumentTooLarge("command", 200_000, 131_072),
     messages.argumentsTooLarge(7_000_000, 6_291_456), messages.ptyInputQueueFull(1024), messages.cursorModeUnknown("x"),
     messages.sandboxWorkdirMissing("/srv"), messages.SSH_MODULE_MISSING, messages.unknownNode("db", ["build"]),
-    messages.sandboxWorkdirOutside("/", ["/srv/app"]), messages.sandboxOptionInvalid("tmpSizeBytes", "0", 4096),
+    messages.sandboxWorkdirOutside("/", ["/srv/app"]), messages.invalidOption("createSandboxExecutor", "tmpSizeBytes", "0", "a whole number of bytes, at least 4096"),
     messages.sandboxSetupFailed("bubblewrap ended (exit code 1) before the command started"),
     ...(["missing", "symlink", "relative-target", "target-unavailable", "covers-control-dir", "changed"] as const)
       .map((problem) => messages.sandboxMountRefused("binds[0].source", "/srv/cache", problem)),

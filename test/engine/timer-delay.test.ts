@@ -1,6 +1,7 @@
 // src/engine/timer-delay.ts: a delay that reaches a Node.js timer is 0 … 2147483647 ms, or an invalid-option error.
 import { describe, expect, it } from "vitest";
 import { ExecProcessError } from "../../src/engine/errors.js";
+import { timerDelayExpected } from "../../src/engine/messages.js";
 import { TIMER_MAX_MS } from "../../src/engine/settings.js";
 import { validateTimerDelay } from "../../src/engine/timer-delay.js";
 
@@ -21,8 +22,8 @@ describe("validateTimerDelay", () => {
     }
     expect(ExecProcessError.is(thrown, "invalid-option")).toBe(true);
     expect(thrown).toMatchObject({
-      data: { code: "invalid-option", owner: "createSshExecutor", option: "connectTimeoutMs", value: shown, min: 0, max: TIMER_MAX_MS },
-      message: `createSshExecutor: connectTimeoutMs must be a number of milliseconds from 0 to 2147483647 (got ${shown}); 2147483647 ms (about 24.8 days) is the longest delay a Node.js timer can wait.`,
+      data: { code: "invalid-option", owner: "createSshExecutor", option: "connectTimeoutMs", value: shown, expected: timerDelayExpected(TIMER_MAX_MS) },
+      message: `createSshExecutor: connectTimeoutMs must be a number of milliseconds from 0 to 2147483647 (about 24.8 days, the longest delay a Node.js timer can wait) (got "${shown}").`,
     });
   });
 });

@@ -23,13 +23,13 @@ describe("normalizeSshOptions", () => {
   });
 
   it.each<[Partial<SshExecutorOptions>, string]>([
-    [{ maxSessionsPerConnection: 1 }, messages.executorOptionInvalid("maxSessionsPerConnection", "an integer of at least 2", "1")],
-    [{ maxSessionsPerConnection: 2.5 }, messages.executorOptionInvalid("maxSessionsPerConnection", "an integer of at least 2", "2.5")],
-    [{ maxConnections: 0 }, messages.executorOptionInvalid("maxConnections", "an integer of at least 1", "0")],
-    [{ forwardEnv: ["GOOD", "NOT-PORTABLE"] }, messages.executorOptionInvalid("forwardEnv", "variable names like MY_VAR", "NOT-PORTABLE")],
+    [{ maxSessionsPerConnection: 1 }, messages.invalidOption("createSshExecutor", "maxSessionsPerConnection", "1", "an integer of at least 2")],
+    [{ maxSessionsPerConnection: 2.5 }, messages.invalidOption("createSshExecutor", "maxSessionsPerConnection", "2.5", "an integer of at least 2")],
+    [{ maxConnections: 0 }, messages.invalidOption("createSshExecutor", "maxConnections", "0", "an integer of at least 1")],
+    [{ forwardEnv: ["GOOD", "NOT-PORTABLE"] }, messages.invalidOption("createSshExecutor", "forwardEnv", "NOT-PORTABLE", "variable names like MY_VAR")],
   ])("refuses %j, naming the option", (options, text) => {
     const error = errorOf(options);
-    expect(error?.data.code).toBe("executor-option-invalid");
+    expect(error?.data).toMatchObject({ code: "invalid-option", owner: "createSshExecutor" });
     expect(error?.message).toBe(text);
   });
 

@@ -244,13 +244,12 @@ describe("toolkit.wakeOnExit", () => {
     expect(kit.engine.peekSystemEvents(SCOPE)).toHaveLength(1);
   });
 
-  const LONGEST = "2147483647 ms (about 24.8 days) is the longest delay a Node.js timer can wait.";
   it.each([
-    [{ debounceMs: -1 }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got -1); ${LONGEST}`],
-    [{ debounceMs: Number.NaN }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got NaN); ${LONGEST}`],
-    [{ debounceMs: 3e9 }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got 3000000000); ${LONGEST}`],
-    [{ debounceMs: Infinity }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (got Infinity); ${LONGEST}`],
-    [{ maxRunsPerMinute: 0 }, "maxRunsPerMinute", "wakeOnExit: maxRunsPerMinute must be a number ≥ 1, or Infinity (got 0)."],
+    [{ debounceMs: -1 }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (about 24.8 days, the longest delay a Node.js timer can wait) (got "-1").`],
+    [{ debounceMs: Number.NaN }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (about 24.8 days, the longest delay a Node.js timer can wait) (got "NaN").`],
+    [{ debounceMs: 3e9 }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (about 24.8 days, the longest delay a Node.js timer can wait) (got "3000000000").`],
+    [{ debounceMs: Infinity }, "debounceMs", `wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 (about 24.8 days, the longest delay a Node.js timer can wait) (got "Infinity").`],
+    [{ maxRunsPerMinute: 0 }, "maxRunsPerMinute", 'wakeOnExit: maxRunsPerMinute must be a number of at least 1, or Infinity (got "0").'],
   ])("refuses the options %o with an invalid-option ExecProcessError naming the option", (options, option, text) => {
     const thrown = (() => {
       try {

@@ -1,5 +1,5 @@
 // mcp/options.ts: the server's flags and environment, normalized once; every unusable value is an
-// invalid-server-option error that names the flag, what it expects and what it got.
+// invalid-option error that names the flag, what it expects and what it got.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +26,7 @@ function rejection(argv: string[], env: NodeJS.ProcessEnv = {}): ExecProcessErro
   try {
     parseCommand(argv, env, dir);
   } catch (error) {
-    expect(ExecProcessError.is(error, "invalid-server-option")).toBe(true);
+    expect(ExecProcessError.is(error, "invalid-option")).toBe(true);
     return error as ExecProcessError;
   }
   throw new Error("parseCommand accepted the arguments");

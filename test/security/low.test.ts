@@ -178,8 +178,8 @@ describe("4. no configured delay overflows Node's timer", () => {
       thrown = error;
     }
     expect(ExecProcessError.is(thrown, "invalid-option")).toBe(true);
-    expect(thrown).toMatchObject({ data: { owner: "wakeOnExit", option: "debounceMs", max: 2_147_483_647 } });
-    expect((thrown as Error).message).toMatch(/^wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 \(got /);
+    expect(thrown).toMatchObject({ data: { owner: "wakeOnExit", option: "debounceMs", value: String(debounceMs) } });
+    expect((thrown as Error).message).toMatch(/^wakeOnExit: debounceMs must be a number of milliseconds from 0 to 2147483647 \(.*\) \(got "/);
   });
 
   it.each([

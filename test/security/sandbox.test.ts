@@ -324,7 +324,8 @@ describeSandbox("finding 6: what the command writes outside its workdir never re
       } catch (thrown) {
         error = thrown;
       }
-      expect(ExecProcessError.is(error, "sandbox-option-invalid"), String(value)).toBe(true);
+      expect(ExecProcessError.is(error, "invalid-option"), String(value)).toBe(true);
+      expect(error).toMatchObject({ data: { owner: "createSandboxExecutor", option: "tmpSizeBytes" } });
     }
   });
 });

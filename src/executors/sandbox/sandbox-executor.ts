@@ -179,7 +179,10 @@ function unixSocketFilter(): Buffer {
 function normalizeTmpSize(value: number | undefined): number {
   if (value === undefined) return DEFAULT_TMP_SIZE_BYTES;
   if (Number.isSafeInteger(value) && value >= MIN_TMP_SIZE_BYTES) return value;
-  throw new ExecProcessError({ code: "sandbox-option-invalid", option: "tmpSizeBytes", value: String(value), minimum: MIN_TMP_SIZE_BYTES });
+  throw new ExecProcessError({
+    code: "invalid-option", owner: "createSandboxExecutor", option: "tmpSizeBytes", value: String(value),
+    expected: `a whole number of bytes, at least ${MIN_TMP_SIZE_BYTES}`,
+  });
 }
 
 function resolveExecutable(name: string): string {

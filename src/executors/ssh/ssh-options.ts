@@ -141,5 +141,5 @@ function checkedInteger(option: string, value: number | undefined, fallback: num
 }
 
 function invalidOption(option: string, expected: string, value: string): never {
-  throw new ExecProcessError({ code: "executor-option-invalid", option, expected, value });
+  throw new ExecProcessError({ code: "invalid-option", owner: "createSshExecutor", option, value, expected });
 }
