@@ -3,7 +3,9 @@
 // JSON schemas, descriptions, texts and details as the LangChain tools.
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { StructuredTool } from "@langchain/core/tools";
 import type { ToolMessage } from "@langchain/core/messages";
 import {
@@ -12,6 +14,7 @@ import {
 import { DETAILS_OUTPUT_SCHEMA, fromRejection, fromToolMessage, toolError } from "./call-result.js";
 import { progressCallbacks, type RequestExtra } from "./progress.js";
 import { SERVER_NAME, serverVersion } from "./server-info.js";
+import { createExecTask, ExecTaskStore, TASKS_CAPABILITY, type ToolRunner } from "./tasks.js";
 
 export interface ScopeSettings {
   cwd: string;
@@ -47,19 +50,35 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
     onSystemEvent: (event) => void notifyExit(server, event, transportSessionId),
   });
   const toolkit = new ExecToolkit({ engine, scopeKey, processTool: settings.processTool, allowElevated: settings.allowElevated });
-  server = new Server({ name: SERVER_NAME, version: serverVersion() }, { capabilities: { tools: {}, logging: {} } });
   const tools = new Map(toolkit.getTools().map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map(describeTool) }));
+  const unknownTool = (name: string): string => new ExecProcessError({ code: "unknown-tool", tool: name, tools: [...tools.keys()] }).message;
   let calls = 0;
+  const run: ToolRunner = (name, args) => invoke(
+    tools.get(name)!, settings.sandboxed ? toSandbox(args) : args, `mcp-call-${(calls += 1)}`, undefined, settings.log,
+  );
+  // exec tasks need the process tool: without it exec runs in the foreground only (EXEC-42)
+  const taskStore = settings.processTool ? new ExecTaskStore(run) : undefined;
+  server = new Server({ name: SERVER_NAME, version: serverVersion() }, {
+    capabilities: { tools: {}, logging: {}, ...(taskStore ? { tasks: TASKS_CAPABILITY } : {}) },
+    ...(taskStore ? { taskStore } : {}),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].map((tool) => describeTool(tool, taskStore !== undefined && tool.name === "exec")),
+  }));
   /** Calls in flight: a close answers them (a foreground command ends as failed) before the connection goes. */
   const inFlight = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args = {} } = request.params;
+    const { name, arguments: args = {}, task } = request.params;
     const tool = tools.get(name);
+    if (task !== undefined) {
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownTool(name));
+      if (!taskStore || name !== "exec" || !extra.taskStore) throw noTaskSupport(name);
+      return createExecTask(args, { taskStore: extra.taskStore, taskRequestedTtl: extra.taskRequestedTtl }, { engine, scopeKey, store: taskStore, run });
+    }
     const call = (async () => {
       const result = tool
         ? await invoke(tool, settings.sandboxed ? toSandbox(args) : args, `mcp-call-${(calls += 1)}`, extra, settings.log)
-        : toolError(new ExecProcessError({ code: "unknown-tool", tool: name, tools: [...tools.keys()] }).message);
+        : toolError(unknownTool(name));
       return settings.eventsInResults ? withExitEvents(toolkit, result) : result;
     })();
     inFlight.add(call);
@@ -72,12 +91,14 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
       await Promise.allSettled([...inFlight]);
       await new Promise((resolve) => setImmediate(resolve)); // the answers are written before the connection closes
       await server?.close();
+      taskStore?.cleanup();
     },
   };
 }
 
-function describeTool(tool: StructuredTool): Tool {
+function describeTool(tool: StructuredTool, taskSupport: boolean): Tool {
   return {
+    ...(taskSupport ? { execution: { taskSupport: "optional" as const } } : {}),
     name: tool.name,
     description: tool.description,
     inputSchema: toJsonSchema(tool.schema) as Tool["inputSchema"], // what LangChain hands a model
@@ -86,17 +107,22 @@ function describeTool(tool: StructuredTool): Tool {
 }
 
 async function invoke(
-  tool: StructuredTool, args: Record<string, unknown>, id: string, extra: RequestExtra, log: (line: string) => void,
+  tool: StructuredTool, args: Record<string, unknown>, id: string, extra: RequestExtra | undefined, log: (line: string) => void,
 ): Promise<CallToolResult> {
   try {
     const message = (await tool.invoke(
       { type: "tool_call", id, name: tool.name, args },
-      { signal: extra.signal, callbacks: progressCallbacks(extra) },
+      extra ? { signal: extra.signal, callbacks: progressCallbacks(extra) } : {},
     )) as ToolMessage;
     return fromToolMessage(message);
   } catch (error) {
     return fromRejection(error, (fault) => log(`${tool.name} call failed: ${fault instanceof Error ? fault.stack ?? fault.message : String(fault)}`));
   }
+}
+
+/** A task-augmented call of a tool whose taskSupport is forbidden (spec 2025-11-25: -32601). */
+function noTaskSupport(name: string): McpError {
+  return new McpError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (its execution.taskSupport is forbidden): call it without "task".`);
 }
 
 /** With --sandbox: a host that would run on this machine (omitted, "", auto, gateway) runs in the sandbox instead. */
