@@ -293,8 +293,10 @@ Feature: exec lifecycle
 
     @upstream
     Scenario: an abort after the yield window leaves the session running to completion
-      Given the next call is aborted after 1000 ms
-      When exec is called with '{"command": "sleep 2; echo survived", "yieldMs": 200}'
+      # The abort comes 3 s after the call starts: the yield window opens once the command runs, and a sandboxed
+      # start on a loaded machine once took over the 0.8 s that a 1 s abort left it.
+      Given the next call is aborted after 3000 ms
+      When exec is called with '{"command": "sleep 4; echo survived", "yieldMs": 200}'
       Then the status is "running"
       When the session finishes
       And the session is polled
