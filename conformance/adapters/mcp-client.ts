@@ -17,6 +17,7 @@ import type {
 } from "../adapter.js";
 import { mcpAdapterName } from "./mcp-adapter-name.js";
 import { McpProcessTransport } from "./mcp-process.js";
+import { scheduleAbort } from "./scheduled-abort.js";
 import { resolveProgram } from "./stdio-client.js";
 
 export interface McpAdapterOptions {
@@ -147,15 +148,10 @@ async function callTool(
   client: Client, tool: "exec" | "process", args: Record<string, unknown>, call: CallOptions, timeout: number,
 ): Promise<CallOutcome> {
   const updates: ToolUpdate[] = [];
-  const controller = new AbortController();
-  let abortTimer: NodeJS.Timeout | undefined;
-  if (call.abortAfterMs !== undefined) {
-    if (call.abortAfterMs <= 0) controller.abort();
-    else abortTimer = setTimeout(() => controller.abort(), call.abortAfterMs);
-  }
+  const abort = scheduleAbort(call.abortAfterMs);
   try {
     const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: controller.signal, timeout,
+      signal: abort.signal, timeout,
       onprogress: (progress) => {
         const details = (progress as { _meta?: Record<string, unknown> })._meta?.[DETAILS_META_KEY];
         updates.push({ text: progress.message ?? "", details: (details ?? {}) as Record<string, unknown> });
@@ -169,7 +165,7 @@ async function callTool(
     const { message, name } = error as Error;
     return { kind: "error", message: String(message), name: String(name) };
   } finally {
-    clearTimeout(abortTimer);
+    abort.cancel();
   }
 }
 

@@ -12,6 +12,7 @@ import type {
 } from "../adapter.js";
 import type { SessionEngine } from "../../src/engine/index.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
+import { scheduleAbort } from "./scheduled-abort.js";
 
 /** The four methods of the capability, bound to one engine; `invokeTool` also takes an outside abort signal. */
 export interface LangChainSurface {
@@ -68,13 +69,10 @@ async function invoke(
   tool: StructuredTool, invocation: ToolInvocation, id: string, outside?: AbortSignal,
 ): Promise<InvocationOutcome> {
   const events: CustomEvent[] = [];
-  const controller = new AbortController();
-  if (invocation.abortAfterMs !== undefined) {
-    if (invocation.abortAfterMs <= 0) controller.abort();
-    else setTimeout(() => controller.abort(), invocation.abortAfterMs);
-  }
+  // Never cancelled: the run's signal fires at abortAfterMs even after the tool returned (LC-22, EXEC-41).
+  const { signal } = scheduleAbort(invocation.abortAfterMs);
   const config = {
-    signal: outside ? AbortSignal.any([controller.signal, outside]) : controller.signal,
+    signal: outside ? AbortSignal.any([signal, outside]) : signal,
     callbacks: [{ handleCustomEvent: (name: string, data: unknown) => void events.push({ name, data }) }],
     ...(invocation.threadId !== undefined ? { configurable: { thread_id: invocation.threadId } } : {}),
   };
@@ -89,7 +87,6 @@ async function invoke(
     const { message, name } = error as Error;
     return { kind: "rejection", message: String(message), name: String(name), schemaError: error instanceof ToolInputParsingException, events };
   }
-  // abortTimer is left armed: the run's signal fires at abortAfterMs even after the tool returned (LC-22, EXEC-41).
 }
 
 function toChatMessage(message: BaseMessage): ChatMessage {

@@ -13,6 +13,7 @@ import {
 } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";
+import { scheduleAbort } from "./scheduled-abort.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
   const capabilities: Capability[] = [...(ptyAvailable() ? ["pty" as const] : []), "executor", "bridge", "faults", "langchain"];
@@ -108,12 +109,7 @@ async function invokeTool(
   tool: Invocable, args: Record<string, unknown>, call: CallOptions, id: string, signal?: AbortSignal,
 ): Promise<CallOutcome> {
   const updates: ToolUpdate[] = [];
-  const controller = new AbortController();
-  let abortTimer: NodeJS.Timeout | undefined;
-  if (call.abortAfterMs !== undefined) {
-    if (call.abortAfterMs <= 0) controller.abort();
-    else abortTimer = setTimeout(() => controller.abort(), call.abortAfterMs);
-  }
+  const abort = scheduleAbort(call.abortAfterMs);
   const callbacks = [{
     handleCustomEvent(name: string, data: ToolUpdate) {
       if (name === "exec_update") updates.push({ text: data.text, details: data.details });
@@ -122,7 +118,7 @@ async function invokeTool(
   try {
     const message = (await tool.invoke(
       { type: "tool_call", id, name: (tool as { name?: string }).name, args },
-      { signal: signal ? AbortSignal.any([controller.signal, signal]) : controller.signal, callbacks },
+      { signal: signal ? AbortSignal.any([abort.signal, signal]) : abort.signal, callbacks },
     )) as ToolMessage;
     const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
     return { kind: "result", text, details: (message.artifact ?? {}) as Record<string, unknown>, isError: message.status === "error", updates };
@@ -130,7 +126,7 @@ async function invokeTool(
     const { message, name } = error as Error;
     return { kind: "error", message: String(message), name };
   } finally {
-    clearTimeout(abortTimer);
+    abort.cancel();
   }
 }
 

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeAll, expect } from "vitest";
 import { findSurvivors } from "../../step-definitions/support/survivors.js";
 
 export const SERVER_BIN = new URL("../../mcp/exec-process-mcp.mjs", import.meta.url).pathname;
@@ -32,6 +33,33 @@ export function testWorkspace(): { cwd: string; marker: string; remove(): void }
   // marker is writable: a test file may give each test its own
   const root = realpathSync(mkdtempSync(join(tmpdir(), "mcp-test-")));
   return { cwd: root, marker: randomUUID(), remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export type Workspace = ReturnType<typeof testWorkspace>;
+
+/**
+ * The hooks of a file of stdio server tests: one workspace for the file (filled in before its first test); after
+ * each test, every server opened with `connect` is closed and no process carrying the workspace's marker is left.
+ */
+export function stdioServerTests(): { workspace: Workspace; connect(args?: string[]): Promise<Connected> } {
+  const workspace = {} as Workspace;
+  const open: Connected[] = [];
+  beforeAll(() => {
+    Object.assign(workspace, testWorkspace());
+    return () => workspace.remove();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((connected) => connected.close()));
+    expect(await processesWithMarker(workspace.marker)).toEqual([]);
+  });
+  return {
+    workspace,
+    async connect(args = []) {
+      const connected = await connectStdio(["--cwd", workspace.cwd, ...args]);
+      open.push(connected);
+      return connected;
+    },
+  };
 }
 
 /** The environment the server runs with: the test runner's own, without vitest's variables. */

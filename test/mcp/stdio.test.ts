@@ -1,32 +1,15 @@
 // exec-process-mcp over stdio, driven by the MCP SDK's own Client: the tools as LangChain defines them, background
 // sessions, exit events in results and as notifications, errors as tool errors, and clean ends.
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSessionEngine, ExecToolkit } from "../../src/index.js";
 import { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from "../../src/langchain/descriptions.js";
 import * as messages from "../../src/engine/messages.js";
 import {
-  call, connectStdio, markerProcessesNow, processesWithMarker, serverEnv, testWorkspace, texts, type Connected,
+  call, connectStdio, markerProcessesNow, processesWithMarker, serverEnv, stdioServerTests, texts,
 } from "./helpers.js";
 
-let open: Array<Connected & { remove?: () => void }> = [];
-let workspace: ReturnType<typeof testWorkspace>;
-
-async function server(args: string[] = []): Promise<Connected> {
-  const connected = await connectStdio(["--cwd", workspace.cwd, ...args]);
-  open.push(connected);
-  return connected;
-}
-
-beforeAll(() => {
-  workspace = testWorkspace();
-  return () => workspace.remove();
-});
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connected) => connected.close()));
-  expect(await processesWithMarker(workspace.marker)).toEqual([]);
-});
+const { workspace, connect: server } = stdioServerTests();
 
 describe("tools/list", () => {
   it("offers exec and process with the LangChain tools' descriptions, JSON schemas and a status output schema", async () => {

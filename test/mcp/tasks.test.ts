@@ -2,20 +2,18 @@
 // whose end is the task's end, tasks/cancel kills it, and a plain call of exec is unchanged.
 import { CallToolResultSchema, ErrorCode, McpError, TaskStatusNotificationSchema, type Task } from "@modelcontextprotocol/sdk/types.js";
 import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
 import { TASKS_CAPABILITY } from "../../mcp/tasks.js";
 import {
-  call, connectStdio, markerProcessesNow, processesWithMarker, testWorkspace, texts, WAIT_LIMIT_MS, type Connected,
+  call, markerProcessesNow, processesWithMarker, stdioServerTests, texts, WAIT_LIMIT_MS, type Connected,
 } from "./helpers.js";
 
-let open: Connected[] = [];
-let workspace: ReturnType<typeof testWorkspace>;
+const { workspace, connect } = stdioServerTests();
 
 /** A server over stdio, and the notifications/tasks/status it sent, in order. */
 async function server(): Promise<Connected & { statuses: Task[] }> {
-  const connected = await connectStdio(["--cwd", workspace.cwd]);
-  open.push(connected);
+  const connected = await connect();
   const statuses: Task[] = [];
   connected.client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => {
     statuses.push(notification.params as Task);
@@ -37,16 +35,6 @@ async function until(condition: () => boolean, what: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-beforeAll(() => {
-  workspace = testWorkspace();
-  return () => workspace.remove();
-});
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connected) => connected.close()));
-  expect(await processesWithMarker(workspace.marker)).toEqual([]);
-});
 
 describe("tools/list and capabilities", () => {
   it("declares the tasks capability and offers exec, and only exec, with taskSupport optional", async () => {
