@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   LAUNCH_SHELL, launchArgs, SECCOMP_FD, supervisorArgs, type MountCheck,
 } from "../../src/executors/sandbox/supervisor.js";
-import { cleanUp, onCleanUp, scratchDir, waitUntil } from "./helpers.js";
+import { cleanUp, markerSeconds, onCleanUp, scratchDir, sleepers, waitUntil } from "./helpers.js";
 
 afterEach(cleanUp);
 
@@ -100,8 +100,12 @@ describe("the supervisor", () => {
   it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"] as const)(
     "outlives a %s sent to the whole group and reports how the shell ended", async (signal) => {
       const fifo = controlFifo();
-      const run = supervise(fifo.path, "sleep 60", { cwd: scratchDir("supervisor-cwd-") }); // a core dump would land there
+      const marker = markerSeconds();
+      const run = supervise(fifo.path, `sleep ${marker}`, { cwd: scratchDir("supervisor-cwd-") }); // a core dump would land there
       expect(await waitUntil(() => fifo.text().includes('"started"'), 10_000)).toBe(true);
+      // The shell reports its start before it has become sleep: a signal in between can be lost in dash's fork
+      // (seen once on a loaded CI machine), so the signal goes once sleep runs.
+      expect(await waitUntil(() => sleepers(marker) === 1, 10_000)).toBe(true);
       process.kill(-run.pid, signal);
       expect(await run.exited).toEqual({ code: 128, signal: null });
       expect(await fifo.ended).toBe(line({ started: true }) + line({ exit: { code: null, signal } }));
