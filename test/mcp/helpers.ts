@@ -148,12 +148,16 @@ export async function call(client: Client, name: string, args: Record<string, un
 /** Processes that carry CONFORMANCE_SCENARIO=<marker> (exec's env), re-checked for up to 3 s until none is left. */
 export const processesWithMarker = findSurvivors;
 
-/** Live processes carrying the marker now (one look at /proc). */
-export function markerProcessesNow(marker: string): number[] {
+/**
+ * Live processes carrying the marker now (one look at /proc); with `command`, only those running that program. A
+ * shell need not exec its last command (dash and bash do, others fork it), so a count names the program it counts.
+ */
+export function markerProcessesNow(marker: string, command?: string): number[] {
   const needle = `CONFORMANCE_SCENARIO=${marker}`;
   return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
     try {
       if (!readFileSync(`/proc/${name}/environ`, "latin1").split("\0").includes(needle)) return [];
+      if (command !== undefined && readFileSync(`/proc/${name}/comm`, "latin1").trim() !== command) return [];
       return /\) Z /.test(readFileSync(`/proc/${name}/stat`, "latin1")) ? [] : [Number(name)];
     } catch {
       return []; // gone meanwhile

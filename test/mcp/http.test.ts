@@ -184,7 +184,7 @@ describe("server ends", () => {
     for (const { client } of sessions) {
       await call(client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
     }
-    expect(markerProcessesNow(workspace.marker)).toHaveLength(2);
+    expect(markerProcessesNow(workspace.marker, "sleep")).toHaveLength(2);
     expect(await stopping.stop()).toBe(0);
     expect(await processesWithMarker(workspace.marker)).toEqual([]);
   });

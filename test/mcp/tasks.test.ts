@@ -72,7 +72,7 @@ describe("exec as a task", () => {
   it("kills the session on tasks/cancel, and the task ends cancelled", async () => {
     const connected = await server();
     const task = await startTask(connected, { command: "sleep 30", env: { CONFORMANCE_SCENARIO: workspace.marker } });
-    await until(() => markerProcessesNow(workspace.marker).length === 1, "the marked sleep's start");
+    await until(() => markerProcessesNow(workspace.marker, "sleep").length === 1, "the marked sleep's start");
     const cancelled = await connected.client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: "cancelled" });
     expect(await processesWithMarker(workspace.marker)).toEqual([]);

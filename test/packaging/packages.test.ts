@@ -1,7 +1,8 @@
 // The two npm packages as a user gets them (issue 10): both are packed from the build, installed from their
 // tarballs in fresh folders (the tools without a C compiler), and used with plain `node`.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,9 +78,10 @@ beforeAll(async () => {
   ]);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+// Two installs of node_modules: on a loaded machine removing them took over vitest's 60 s hook limit (seen in CI).
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+}, SETUP_TIMEOUT_MS);
 
 describe("npm pack", () => {
   it("packs the tools as the compiled tools, their sources, the specification, README, LICENSE and package.json", () => {
