@@ -148,6 +148,15 @@ export async function call(client: Client, name: string, args: Record<string, un
 /** Processes that carry CONFORMANCE_SCENARIO=<marker> (exec's env), re-checked for up to 3 s until none is left. */
 export const processesWithMarker = findSurvivors;
 
+/** Waits until `condition` holds, looking every 50 ms; fails naming `what` after WAIT_LIMIT_MS. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${WAIT_LIMIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /**
  * Live processes carrying the marker now (one look at /proc); with `command`, only those running that program. A
  * shell need not exec its last command (dash and bash do, others fork it), so a count names the program it counts.

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import {
-  call, connectHttp, markerProcessesNow, processesWithMarker, SERVER_BIN, serverEnv, startHttpServer, testWorkspace, texts,
+  call, connectHttp, markerProcessesNow, processesWithMarker, SERVER_BIN, serverEnv, startHttpServer, testWorkspace, texts, until,
 } from "./helpers.js";
 
 const TOKEN = "interop-test-token";
@@ -184,7 +184,8 @@ describe("server ends", () => {
     for (const { client } of sessions) {
       await call(client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
     }
-    expect(markerProcessesNow(workspace.marker, "sleep")).toHaveLength(2);
+    // A started shell may not have become sleep yet (bash execs it; dash forks it): wait for both sleeps.
+    await until(() => markerProcessesNow(workspace.marker, "sleep").length === 2, "both marked sleeps' start");
     expect(await stopping.stop()).toBe(0);
     expect(await processesWithMarker(workspace.marker)).toEqual([]);
   });

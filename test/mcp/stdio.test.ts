@@ -6,7 +6,7 @@ import { createSessionEngine, ExecToolkit } from "../../src/index.js";
 import { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from "../../src/langchain/descriptions.js";
 import * as messages from "../../src/engine/messages.js";
 import {
-  call, connectStdio, markerProcessesNow, processesWithMarker, serverEnv, stdioServerTests, texts,
+  call, connectStdio, markerProcessesNow, processesWithMarker, serverEnv, stdioServerTests, texts, until,
 } from "./helpers.js";
 
 const { workspace, connect: server } = stdioServerTests();
@@ -133,9 +133,7 @@ describe("ends", () => {
     const controller = new AbortController();
     const pending = client.callTool({ name: "exec", arguments: { command: "sleep 60", env: { CONFORMANCE_SCENARIO: workspace.marker } } },
       undefined, { signal: controller.signal });
-    const deadline = Date.now() + 20_000;
-    while (markerProcessesNow(workspace.marker).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(markerProcessesNow(workspace.marker)).not.toEqual([]);
+    await until(() => markerProcessesNow(workspace.marker, "sleep").length === 1, "the marked sleep's start");
     controller.abort();
     await expect(pending).rejects.toThrow();
     expect(await processesWithMarker(workspace.marker)).toEqual([]);

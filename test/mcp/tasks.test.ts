@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
 import { TASKS_CAPABILITY } from "../../mcp/tasks.js";
 import {
-  call, markerProcessesNow, processesWithMarker, stdioServerTests, texts, WAIT_LIMIT_MS, type Connected,
+  call, markerProcessesNow, processesWithMarker, stdioServerTests, texts, until, type Connected,
 } from "./helpers.js";
 
 const { workspace, connect } = stdioServerTests();
@@ -26,14 +26,6 @@ async function startTask(connected: Connected, args: Record<string, unknown>): P
     { method: "tools/call", params: { name: "exec", arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema,
   );
   return task;
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + WAIT_LIMIT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${WAIT_LIMIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("tools/list and capabilities", () => {
