@@ -98,14 +98,14 @@ Feature: exec parameters, validation and spawning
       Then the status is "completed"
       And the text contains "finished"
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: timeoutSeconds wins over timeout
       When exec is called with '{"command": "sleep 5", "timeoutSeconds": 1.5, "timeout": 0.5, "yieldMs": 4000}'
       Then the status is "failed"
       And the call took at least 1500 ms
       And the call took at most 1500 ms
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: timeoutSeconds 0 wins over timeout and disables the timeout
       When exec is called with '{"command": "sleep 1; echo finished", "timeoutSeconds": 0, "timeout": 0.5}'
       Then the status is "completed"

@@ -206,7 +206,8 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\[[^\n]*discarded[^\n]*\]\n\s*Z{1,1500}$"
+      Then the text contains "discarded"
+      And the text has at most 1500 occurrences of "Z"
 
     @legacy-doc
     Scenario: PI_BASH_MAX_OUTPUT_CHARS is clamped like the primary variable
@@ -218,7 +219,7 @@ Feature: Settings
       Then the text has 1000 occurrences of "Z"
       And the text does not contain "discarded"
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: the primary variable wins over its alias
       Given the environment variable "OPENCLAW_BASH_YIELD_MS" is "400"
       And the environment variable "PI_BASH_YIELD_MS" is "3000"
@@ -714,7 +715,7 @@ Feature: Settings
       And the call took at least 500 ms
       And the call took at most 500 ms
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: timeoutSeconds wins over timeoutSec
       Given the exec config is '{"timeoutSeconds": 1.5, "timeoutSec": 0.5}'
       When exec is called with '{"command": "sleep 5", "yieldMs": 4000}'
