@@ -1,5 +1,5 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
@@ -120,9 +120,24 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.mcp) options.mcp = values.mcp;
   if (values.tags) options.tags = values.tags;
   if (values.report) options.report = resolve(values.report);
-  if (values.paths) options.paths = values.paths.map((path) => resolve(path));
+  if (values.paths) options.paths = values.paths.map(resolveFeaturePath);
   if (values.divergences) options.divergences = resolve(values.divergences);
   return options;
+}
+
+/**
+ * A --paths entry: relative to the current directory, else to the kit's folder or to its features folder (so
+ * `features/x.feature` and `x.feature` both work from anywhere). A glob is taken relative to the current directory.
+ */
+export function resolveFeaturePath(path: string): string {
+  const file = path.replace(/(:\d+)+$/, "");
+  const suffix = path.slice(file.length);
+  if (/[*?[{]/.test(file) || existsSync(resolve(file))) return resolve(path);
+  for (const base of [PACKAGE_ROOT, join(PACKAGE_ROOT, "features")]) {
+    if (existsSync(resolve(base, file))) return `${resolve(base, file)}${suffix}`;
+  }
+  throw new Error(`--paths ${path}: no such file relative to the current directory (${process.cwd()}), to the kit's folder `
+    + `(${PACKAGE_ROOT}) or to its features (${join(PACKAGE_ROOT, "features")}).`);
 }
 
 function positiveInteger(flag: string, value: string): number {
@@ -178,6 +193,8 @@ export async function runConformance(options: CliOptions, messagesDir = options.
       format: [PROGRESS_FORMATTER, ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
     },
   }, { cwd: PACKAGE_ROOT });
+  const { plan } = await loadSources(runConfiguration.sources, { cwd: PACKAGE_ROOT });
+  if (plan.length === 0) throw new NothingSelectedError(runConfiguration.sources.paths, runConfiguration.sources.tagExpression);
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
   return success;
 }
@@ -201,7 +218,14 @@ export async function main(argv: string[]): Promise<number> {
   // Without --report the matrix is still built, in a temporary folder, for the chapter table.
   const reportDir = options.report ?? mkdtempSync(join(tmpdir(), "exec-conformance-"));
   try {
-    const success = await runConformance(options, reportDir);
+    let success: boolean;
+    try {
+      success = await runConformance(options, reportDir);
+    } catch (error) {
+      if (!(error instanceof NothingSelectedError)) throw error;
+      console.error(error.message);
+      return 2;
+    }
     let written: ReturnType<typeof writeComplianceReport>;
     try {
       written = writeComplianceReport(reportDir, {
@@ -228,3 +252,13 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** A run that would select no scenario: an error, never a silent success. */
+export class NothingSelectedError extends Error {
+  override name = "NothingSelectedError";
+  constructor(paths: readonly string[], tags: string) {
+    super(`No scenario selected: the paths ${paths.map((path) => JSON.stringify(path)).join(", ")} (absolute, or relative to `
+      + `the kit's folder ${PACKAGE_ROOT}) with the tag expression ${JSON.stringify(tags || "(none)")} match no scenario. `
+      + "Check --paths (relative to the current directory or to the kit's features folder), --tags and --level.");
+  }
+}
