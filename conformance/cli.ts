@@ -1,5 +1,5 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
@@ -14,6 +14,7 @@ import { DEFAULT_CALL_TIMEOUT_MS, TIMER_MAX_MS } from "./load-adapter.js";
 import catalog from "./catalog/rules.json" with { type: "json" };
 import type { RuleEntry } from "./catalog/spec-rules.js";
 import { readDivergences, type Divergences } from "./report/divergences.js";
+import { NEWEST_EDITION, documentedTagExpression, findEdition, type Edition } from "./catalog/editions.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
 const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
@@ -49,6 +50,9 @@ const USAGE = `Usage: exec-process-conformance [options]
                          appends --cwd, --config and --no-events-in-results, and needs @modelcontextprotocol/sdk
   --level <level>        documented (@doc) | compatibility (@doc or @legacy-doc) | reference (all scenarios,
                          @upstream and @reference included; the default)
+  --edition <edition>    the documentation edition level Documented stands for: newest (the default), or an older
+                         one (ja, sv, tl), whose names (timeout, PI_BASH_*, tools.exec.timeoutSec) the kit then uses
+                         and whose legacy-doc rules replace the doc rules they supersede (INTERPRETING.md, Editions)
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
   --parallel <n>         worker processes (default 1)
   --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there
@@ -67,6 +71,8 @@ export interface CliOptions {
   /** --mcp: an MCP server command (adapters/mcp-client.ts). */
   mcp?: string;
   level: Level;
+  /** --edition: what level Documented stands for (conformance/catalog/editions.ts). */
+  edition: Edition;
   tags?: string;
   parallel: number;
   report?: string;
@@ -87,7 +93,7 @@ export function parseCli(argv: string[]): CliOptions {
       adapter: { type: "string" }, command: { type: "string" }, mcp: { type: "string" }, level: { type: "string" }, tags: { type: "string" },
       parallel: { type: "string" }, report: { type: "string" }, "call-timeout": { type: "string" },
       tolerance: { type: "string" }, retry: { type: "string" }, paths: { type: "string", multiple: true }, help: { type: "boolean" }, reuse: { type: "boolean" },
-      divergences: { type: "string" },
+      divergences: { type: "string" }, edition: { type: "string" },
     },
   });
   if (values.help) {
@@ -96,9 +102,13 @@ export function parseCli(argv: string[]): CliOptions {
   }
   const level = (values.level ?? "reference") as Level;
   if (!(level in LEVEL_TAGS)) throw new Error(`--level must be documented, compatibility or reference (got "${level}").`);
+  if (values.edition !== undefined && values.edition !== NEWEST_EDITION.id && level !== "documented") {
+    throw new Error(`--edition ${values.edition} selects what level Documented means: give it with --level documented.`);
+  }
   if ([values.adapter, values.command, values.mcp].filter(Boolean).length > 1) throw new Error("Give one of --adapter, --command and --mcp.");
   const options: CliOptions = {
     level,
+    edition: findEdition(values.edition ?? NEWEST_EDITION.id),
     parallel: positiveInteger("--parallel", values.parallel ?? "1"),
     callTimeoutMs: delayMs("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
     toleranceMs: delayMs("--tolerance", values.tolerance ?? "500"),
@@ -110,9 +120,24 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.mcp) options.mcp = values.mcp;
   if (values.tags) options.tags = values.tags;
   if (values.report) options.report = resolve(values.report);
-  if (values.paths) options.paths = values.paths.map((path) => resolve(path));
+  if (values.paths) options.paths = values.paths.map(resolveFeaturePath);
   if (values.divergences) options.divergences = resolve(values.divergences);
   return options;
+}
+
+/**
+ * A --paths entry: relative to the current directory, else to the kit's folder or to its features folder (so
+ * `features/x.feature` and `x.feature` both work from anywhere). A glob is taken relative to the current directory.
+ */
+export function resolveFeaturePath(path: string): string {
+  const file = path.replace(/(:\d+)+$/, "");
+  const suffix = path.slice(file.length);
+  if (/[*?[{]/.test(file) || existsSync(resolve(file))) return resolve(path);
+  for (const base of [PACKAGE_ROOT, join(PACKAGE_ROOT, "features")]) {
+    if (existsSync(resolve(base, file))) return `${resolve(base, file)}${suffix}`;
+  }
+  throw new Error(`--paths ${path}: no such file relative to the current directory (${process.cwd()}), to the kit's folder `
+    + `(${PACKAGE_ROOT}) or to its features (${join(PACKAGE_ROOT, "features")}).`);
 }
 
 function positiveInteger(flag: string, value: string): number {
@@ -130,8 +155,9 @@ function delayMs(flag: string, value: string): number {
   return n;
 }
 
-export function tagExpression(level: Level, extra: string | undefined): string {
-  const parts = [LEVEL_TAGS[level], extra].filter((part): part is string => Boolean(part));
+export function tagExpression(level: Level, extra: string | undefined, edition: Edition = NEWEST_EDITION): string {
+  const levelTags = level === "documented" ? documentedTagExpression(edition) : LEVEL_TAGS[level];
+  const parts = [levelTags, extra].filter((part): part is string => Boolean(part));
   return parts.map((part) => `(${part})`).join(" and ");
 }
 
@@ -159,14 +185,16 @@ export async function runConformance(options: CliOptions, messagesDir = options.
     provided: {
       paths: options.paths ?? [join(PACKAGE_ROOT, "features/**/*.feature")],
       import: STEP_IMPORTS,
-      tags: tagExpression(options.level, options.tags),
+      tags: tagExpression(options.level, options.tags, options.edition),
       parallel: options.parallel,
       plugin: [SLOW_FIRST_PLUGIN],
       retry: options.retry,
-      worldParameters: { toleranceMs: options.toleranceMs },
+      worldParameters: { toleranceMs: options.toleranceMs, edition: options.edition.id },
       format: [PROGRESS_FORMATTER, ...Object.entries(files).map(([path, format]) => `${format}:${path}`)],
     },
   }, { cwd: PACKAGE_ROOT });
+  const { plan } = await loadSources(runConfiguration.sources, { cwd: PACKAGE_ROOT });
+  if (plan.length === 0) throw new NothingSelectedError(runConfiguration.sources.paths, runConfiguration.sources.tagExpression);
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
   return success;
 }
@@ -190,11 +218,19 @@ export async function main(argv: string[]): Promise<number> {
   // Without --report the matrix is still built, in a temporary folder, for the chapter table.
   const reportDir = options.report ?? mkdtempSync(join(tmpdir(), "exec-conformance-"));
   try {
-    const success = await runConformance(options, reportDir);
+    let success: boolean;
+    try {
+      success = await runConformance(options, reportDir);
+    } catch (error) {
+      if (!(error instanceof NothingSelectedError)) throw error;
+      console.error(error.message);
+      return 2;
+    }
     let written: ReturnType<typeof writeComplianceReport>;
     try {
       written = writeComplianceReport(reportDir, {
-        cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags),
+        cwd: PACKAGE_ROOT, featuresDir: join(PACKAGE_ROOT, "features"), tagExpression: tagExpression(options.level, options.tags, options.edition),
+        edition: options.edition,
         adapterName: await adapterNameFromEnvironment(), partial: options.tags !== undefined || options.paths !== undefined,
         ...(divergences ? { divergences } : {}),
       });
@@ -216,3 +252,13 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** A run that would select no scenario: an error, never a silent success. */
+export class NothingSelectedError extends Error {
+  override name = "NothingSelectedError";
+  constructor(paths: readonly string[], tags: string) {
+    super(`No scenario selected: the paths ${paths.map((path) => JSON.stringify(path)).join(", ")} (absolute, or relative to `
+      + `the kit's folder ${PACKAGE_ROOT}) with the tag expression ${JSON.stringify(tags || "(none)")} match no scenario. `
+      + "Check --paths (relative to the current directory or to the kit's features folder), --tags and --level.");
+  }
+}

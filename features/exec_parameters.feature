@@ -98,14 +98,14 @@ Feature: exec parameters, validation and spawning
       Then the status is "completed"
       And the text contains "finished"
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: timeoutSeconds wins over timeout
       When exec is called with '{"command": "sleep 5", "timeoutSeconds": 1.5, "timeout": 0.5, "yieldMs": 4000}'
       Then the status is "failed"
       And the call took at least 1500 ms
       And the call took at most 1500 ms
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: timeoutSeconds 0 wins over timeout and disables the timeout
       When exec is called with '{"command": "sleep 1; echo finished", "timeoutSeconds": 0, "timeout": 0.5}'
       Then the status is "completed"
@@ -235,9 +235,9 @@ Feature: exec parameters, validation and spawning
   Rule: host node, and host sandbox without elevation, need a registered executor
 
     @doc
-    Scenario Outline: host <host> without an executor is rejected and names the host
+    Scenario Outline: host <host> without an executor fails and spawns nothing
       When exec is called with '{"command": "touch <cwd>/made", "host": "<host>"}'
-      Then the call is rejected with a message containing "<host>"
+      Then the call failed, either rejected or with a failed result
       And the working directory has no file "made"
       And no session is live
 
@@ -247,7 +247,28 @@ Feature: exec parameters, validation and spawning
         | node    |
 
     @doc @executor
-    Scenario: host node is still rejected when only a sandbox executor is registered
+    Scenario: host node still fails when only a sandbox executor is registered
+      Given a fake sandbox executor:
+        """
+        {"output": [{"stream": "stdout", "data": "remote"}], "exit": {"code": 0, "signal": null}}
+        """
+      When exec is called with '{"command": "echo hi", "host": "node"}'
+      Then the call failed, either rejected or with a failed result
+      And the executor received no request
+
+    @EXEC-08 @RES-02 @upstream
+    Scenario Outline: host <host> without an executor is rejected with a message naming the host
+      When exec is called with '{"command": "touch <cwd>/made", "host": "<host>"}'
+      Then the call is rejected with a message containing "<host>"
+      And the working directory has no file "made"
+
+      Examples:
+        | host    |
+        | sandbox |
+        | node    |
+
+    @EXEC-08 @RES-02 @upstream @executor
+    Scenario: host node is rejected with a message naming it when only a sandbox executor is registered
       Given a fake sandbox executor:
         """
         {"output": [{"stream": "stdout", "data": "remote"}], "exit": {"code": 0, "signal": null}}
@@ -349,6 +370,19 @@ Feature: exec parameters, validation and spawning
         """
         {"output": [{"stream": "stdout", "data": "on the node\n"}], "exit": {"code": 0, "signal": null}}
         """
+      When exec is called with '{"command": "uname", "host": "node", "node": "worker-7"}'
+      Then the text contains "on the node"
+      And the executor received a request containing:
+        """
+        {"host": "node", "command": "uname", "node": "worker-7"}
+        """
+
+    @reference @executor
+    Scenario: the node executor receives the node id unchanged, spaces and case included
+      Given a fake node executor:
+        """
+        {"output": [{"stream": "stdout", "data": "on the node\n"}], "exit": {"code": 0, "signal": null}}
+        """
       When exec is called with '{"command": "uname", "host": "node", "node": " Worker-7 "}'
       Then the text contains "on the node"
       And the executor received a request containing:
@@ -376,9 +410,9 @@ Feature: exec parameters, validation and spawning
   Rule: elevated true fails unless elevation is enabled for the toolkit
 
     @doc
-    Scenario: elevated true without allowElevated is rejected and spawns nothing
+    Scenario: elevated true without allowElevated fails and spawns nothing
       When exec is called with '{"command": "touch <cwd>/made", "elevated": true}'
-      Then the call is rejected
+      Then the call failed, either rejected or with a failed result
       And the working directory has no file "made"
       And no session is live
 
@@ -431,10 +465,10 @@ Feature: exec parameters, validation and spawning
       And the executor received no request
 
     @doc
-    Scenario: elevated with host node and no node executor is rejected
+    Scenario: elevated with host node and no node executor fails
       Given the toolkit allows elevation
       When exec is called with '{"command": "touch <cwd>/made", "host": "node", "elevated": true}'
-      Then the call is rejected with a message containing "node"
+      Then the call failed, either rejected or with a failed result
       And the working directory has no file "made"
 
     @doc @executor
@@ -472,7 +506,7 @@ Feature: exec parameters, validation and spawning
         """
       Then the text contains "one|replaced|three"
 
-    @doc
+    @EXEC-16 @upstream
     Scenario: a key is applied under its trimmed name
       When exec is called with:
         """

@@ -163,11 +163,18 @@ Feature: exec results
     Scenario: a foreground run that overflowed the aggregate cap says so before the retained output
       Given the environment variable "OPENCLAW_BASH_MAX_OUTPUT_CHARS" is "1000"
       When exec runs "seq 1 2000"
+      Then the text contains "discarded"
+      And the text contains "\n2000"
+      And the text does not contain "\n1\n"
+
+    @RES-07 @RES-08 @upstream
+    Scenario: the discard statement is the first line, the retained output follows
+      Given the environment variable "OPENCLAW_BASH_MAX_OUTPUT_CHARS" is "1000"
+      When exec runs "seq 1 2000"
       Then the text matches:
         """
         ^\[[^\n]*discarded[^\n]*\]\n[\s\S]*\n2000$
         """
-      And the text does not contain "\n1\n"
 
   @RES-08
   Rule: The discard statement is an exact sentence followed by a blank line

@@ -373,6 +373,16 @@ Feature: Input actions: write, submit and paste
       Then the text contains "ready"
 
     @INPUT-13 @doc @pty
+    Scenario: the documented paste arrives
+      When process is called with '{"action": "paste", "sessionId": "<id>", "text": "line1\nline2\n"}'
+      Then the process action did not fail
+      When the session finishes
+      And the session is polled
+      Then the text contains "6c 69 6e 65 31 0a 6c 69 6e 65 32 0a"
+
+    # The documentation says "optionally wrapped in bracketed paste mode": the default and the option's name are
+    # upstream's.
+    @INPUT-13 @INPUT-14 @upstream @pty
     Scenario: the documented paste arrives wrapped in bracketed-paste markers
       When process is called with '{"action": "paste", "sessionId": "<id>", "text": "line1\nline2\n"}'
       Then the process action did not fail
@@ -380,7 +390,7 @@ Feature: Input actions: write, submit and paste
       And the session is polled
       Then the text contains "1b 5b 32 30 30 7e 6c 69 6e 65 31 0a 6c 69 6e 65 32 0a 1b 5b 32 30 31 7e"
 
-    @INPUT-13 @doc @pty
+    @INPUT-13 @INPUT-14 @upstream @pty
     Scenario: a paste with bracketed false arrives as the text alone
       When process is called with '{"action": "paste", "sessionId": "<id>", "text": "line1\nline2\n", "bracketed": false}'
       Then the process action did not fail

@@ -140,7 +140,7 @@ Feature: Exit notifications
     @doc
     Scenario: a foreground run that completes is not announced
       When exec is called with '{"command": "echo hello"}'
-      Then the text is "hello"
+      Then the text contains "hello"
       When 300 ms pass
       Then no event is queued for scope "main"
       And 0 wake requests were observed
@@ -157,7 +157,7 @@ Feature: Exit notifications
     Scenario: a run in synchronous mode is not announced, even when it asked for the background
       Given the toolkit has no process tool
       When exec is called with '{"command": "echo hello", "background": true}'
-      Then the text ends with "hello"
+      Then the text contains "hello"
       When 300 ms pass
       Then no event is queued for scope "main"
       And 0 wake requests were observed
@@ -396,11 +396,21 @@ Feature: Exit notifications
       Then 2 wake requests were observed
       And wake request 1 has fields:
         """
-        {"scopeKey": "main", "sessionId": "<A>", "source": "exec-event", "reason": "exec-event"}
+        {"scopeKey": "main", "sessionId": "<A>"}
         """
       And wake request 2 has fields:
         """
-        {"scopeKey": "other", "sessionId": "<B>", "source": "exec-event", "reason": "exec-event"}
+        {"scopeKey": "other", "sessionId": "<B>"}
+        """
+
+    @NOTIFY-12 @reference
+    Scenario: a wake request names its source and reason exec-event
+      When exec is called with '{"command": "echo first", "background": true}'
+      And an event is queued for scope "main"
+      Then 1 wake request was observed
+      And wake request 1 has fields:
+        """
+        {"scopeKey": "main", "sessionId": "<id>", "source": "exec-event", "reason": "exec-event"}
         """
 
     @doc

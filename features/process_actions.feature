@@ -196,7 +196,7 @@ Feature: Process actions: common rules, clear and remove
         """
         {"action": "<action>", "sessionId": "<A>"}
         """
-      Then the status is "failed"
+      Then the call failed, either rejected or with a failed result
       And the session "A" is listed in scope "alpha"
       And the session "A" is not listed in scope "beta"
       And the session is live
@@ -216,7 +216,7 @@ Feature: Process actions: common rules, clear and remove
       And the session id is remembered as "A"
       And the session finishes
       And process is called in scope "beta" with '{"action": "clear", "sessionId": "<A>"}'
-      Then the status is "failed"
+      Then the call failed, either rejected or with a failed result
       And the session "A" is listed in scope "alpha"
 
   Rule: Actions on a session still in its foreground window fail until the session is backgrounded
@@ -253,7 +253,7 @@ Feature: Process actions: common rules, clear and remove
       Then the process action did not fail
       And the session is not listed
       When the session is polled
-      Then the status is "failed"
+      Then the call failed, either rejected or with a failed result
 
   Rule: A successful clear confirms it and makes the id unknown to every action
 
@@ -333,7 +333,7 @@ Feature: Process actions: common rules, clear and remove
       Then the process action did not fail
       And the session is not listed
       When the session is polled
-      Then the status is "failed"
+      Then the call failed, either rejected or with a failed result
 
   Rule: remove of a running session requests termination and hides it at once
 
@@ -430,4 +430,20 @@ Feature: Process actions: common rules, clear and remove
       And no event is queued for scope "main"
       And 0 wake requests were observed
       When the session is polled
+      Then the call failed, either rejected or with a failed result
+
+    @PROC-14 @POLL-02 @upstream
+    Scenario: once a removed session has exited, a poll of its id finds no session
+      When exec is called with:
+        """
+        {"command": "trap '' TERM; sleep 1", "background": true}
+        """
+      And 200 ms pass
+      And process is called with '{"action": "remove", "sessionId": "<id>"}'
+      And the session finishes
+      And the session is polled
       Then the text is "No session found for <id>"
+      And the details contain:
+        """
+        {"status": "failed"}
+        """

@@ -29,7 +29,7 @@ Feature: The session registry
       And 200 ms pass
       Then the list of scope "main" is empty
       When the started call returns
-      Then the text is "done"
+      Then the text contains "done"
       And the list of scope "main" is empty
 
   @REG-03
@@ -167,11 +167,27 @@ Feature: The session registry
       When exec runs "echo done" in the background
       And the session finishes
       And process is called with '{"action": "<action>", "sessionId": "<id>"}'
-      Then the status is "completed"
+      Then the process action did not fail
       And the session is not listed
       When the session is polled
-      Then the status is "failed"
-      And the text contains "<id>"
+      Then the call failed, either rejected or with a failed result
+
+      Examples:
+        | action |
+        | clear  |
+        | remove |
+
+    @REG-11 @PROC-09 @PROC-13 @POLL-02 @upstream
+    Scenario Outline: <action> of a finished record completes, and a poll then fails as for an unknown id
+      When exec runs "echo done" in the background
+      And the session finishes
+      And process is called with '{"action": "<action>", "sessionId": "<id>"}'
+      Then the call is not rejected
+      And the status is "completed"
+      When the session is polled
+      Then the call is not rejected
+      And the status is "failed"
+      And the text is "No session found for <id>"
 
       Examples:
         | action |
@@ -261,7 +277,7 @@ Feature: The session registry
       Then the session "S" is listed in scope "a"
       And the list of scope "b" is empty
       When process is called in scope "b" with '{"action": "poll", "sessionId": "<S>"}'
-      Then the status is "failed"
+      Then the call failed, either rejected or with a failed result
 
   @REG-16
   Rule: A session of another scope behaves exactly like an unknown id

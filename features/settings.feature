@@ -206,7 +206,8 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\[[^\n]*discarded[^\n]*\]\n\s*Z{1,1500}$"
+      Then the text contains "discarded"
+      And the text has at most 1500 occurrences of "Z"
 
     @legacy-doc
     Scenario: PI_BASH_MAX_OUTPUT_CHARS is clamped like the primary variable
@@ -215,9 +216,10 @@ Feature: Settings
         """
         {"command": "head -c 1000 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\s*Z{1000}\s*$"
+      Then the text has 1000 occurrences of "Z"
+      And the text does not contain "discarded"
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: the primary variable wins over its alias
       Given the environment variable "OPENCLAW_BASH_YIELD_MS" is "400"
       And the environment variable "PI_BASH_YIELD_MS" is "3000"
@@ -375,7 +377,8 @@ Feature: Settings
         """
         {"command": "head -c 200000 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\s*Z{200000}\s*$"
+      Then the text has 200000 occurrences of "Z"
+      And the text does not contain "discarded"
 
     @doc
     Scenario: by default the 200001st character makes earlier output discarded
@@ -383,7 +386,8 @@ Feature: Settings
         """
         {"command": "head -c 200001 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\[[^\n]*discarded[^\n]*\]\n\s*Z{1,200000}$"
+      Then the text contains "discarded"
+      And the text has at most 200000 occurrences of "Z"
 
     @doc
     Scenario: OPENCLAW_BASH_MAX_OUTPUT_CHARS lowers the cap
@@ -392,12 +396,14 @@ Feature: Settings
         """
         {"command": "head -c 2000 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\s*Z{2000}\s*$"
+      Then the text has 2000 occurrences of "Z"
+      And the text does not contain "discarded"
       When exec is called with:
         """
         {"command": "head -c 2001 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\[[^\n]*discarded[^\n]*\]\n\s*Z{1,2000}$"
+      Then the text contains "discarded"
+      And the text has at most 2000 occurrences of "Z"
 
     @doc
     Scenario: a cap below 1000 is raised to 1000
@@ -406,12 +412,14 @@ Feature: Settings
         """
         {"command": "head -c 1000 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\s*Z{1000}\s*$"
+      Then the text has 1000 occurrences of "Z"
+      And the text does not contain "discarded"
       When exec is called with:
         """
         {"command": "head -c 1001 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\[[^\n]*discarded[^\n]*\]\n\s*Z{1,1000}$"
+      Then the text contains "discarded"
+      And the text has at most 1000 occurrences of "Z"
 
     @doc
     Scenario: a cap above 200000 is lowered to 200000
@@ -420,7 +428,23 @@ Feature: Settings
         """
         {"command": "head -c 200001 /dev/zero | tr '\\0' Z"}
         """
-      Then the text matches "^\[[^\n]*discarded[^\n]*\]\n\s*Z{1,200000}$"
+      Then the text contains "discarded"
+      And the text has at most 200000 occurrences of "Z"
+
+    @SET-10 @RES-04 @RES-08 @upstream
+    Scenario Outline: with a cap of <cap>, <written> characters give exactly the retained output<statement>
+      Given the environment variable "OPENCLAW_BASH_MAX_OUTPUT_CHARS" is "<cap>"
+      When exec is called with:
+        """
+        {"command": "head -c <written> /dev/zero | tr '\\0' Z"}
+        """
+      Then the text matches "<pattern>"
+
+      Examples:
+        | cap    | written | statement                 | pattern                                  |
+        | 2000   | 2000    |                           | ^Z{2000}$                                |
+        | 2000   | 2001    | after the discard statement | ^\\[[^\\n]*discarded[^\\n]*\\]\\n\\s*Z{2000}$ |
+        | 10     | 1001    | after the discard statement | ^\\[[^\\n]*discarded[^\\n]*\\]\\n\\s*Z{1000}$ |
 
   @SET-11
   Rule: The pending cap is OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS, default 30000, clamped to 1000–200000 and to the aggregate cap, per stream
@@ -691,7 +715,7 @@ Feature: Settings
       And the call took at least 500 ms
       And the call took at most 500 ms
 
-    @legacy-doc
+    @legacy-doc @both-names
     Scenario: timeoutSeconds wins over timeoutSec
       Given the exec config is '{"timeoutSeconds": 1.5, "timeoutSec": 0.5}'
       When exec is called with '{"command": "sleep 5", "yieldMs": 4000}'

@@ -502,6 +502,15 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
   Rule: while attached, the bridge forwards SIGTERM, SIGINT, SIGHUP and SIGQUIT of the host to the child
 
     @doc
+    Scenario: SIGTERM received by the host is forwarded to the child
+      When the bridge helper is probed with:
+        """
+        {"steps": [{"signal": "SIGTERM"}]}
+        """
+      Then the bridge forwarded the signals "SIGTERM" to the child
+
+    # The documentation says "termination signals"; the default set of four is upstream's.
+    @KILL-19 @upstream
     Scenario Outline: <signal> received by the host is forwarded to the child
       When the bridge helper is probed with:
         """
@@ -511,12 +520,11 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
 
       Examples:
         | signal  |
-        | SIGTERM |
         | SIGINT  |
         | SIGHUP  |
         | SIGQUIT |
 
-    @doc
+    @KILL-19 @upstream
     Scenario: every signal of the default set is forwarded, in the order received
       When the bridge helper is probed with:
         """
@@ -534,14 +542,28 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
         {"steps": [{"signal": "SIGTERM"}, {"childEvent": "<event>"}, {"signal": "SIGTERM"}]}
         """
       Then the bridge forwarded the signals "SIGTERM" to the child
-      And the bridge left 0 signal listeners on the host process
 
       Examples:
         | event |
         | exit  |
         | error |
 
-    @doc
+    # Counting listeners is a Node.js notion (PROTOCOL.md, bridgeProbe), and detach() is the helper's API: neither
+    # is in the documentation.
+    @KILL-19 @upstream
+    Scenario Outline: the child's <event> event leaves no signal listener on the host
+      When the bridge helper is probed with:
+        """
+        {"steps": [{"childEvent": "<event>"}]}
+        """
+      Then the bridge left 0 signal listeners on the host process
+
+      Examples:
+        | event |
+        | exit  |
+        | error |
+
+    @KILL-19 @upstream
     Scenario: detach() removes every listener and can be called twice
       When the bridge helper is probed with:
         """

@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KIT = join(ROOT, "packages/conformance");
 const MCP = join(ROOT, "packages/mcp");
 /** Everything the build writes into the kit's folder (the rest of the folder is committed). */
-const KIT_OUTPUTS = ["conformance", "step-definitions", "features", "docs", "LICENSE"];
+const KIT_OUTPUTS = ["conformance", "step-definitions", "features", "docs", "examples", "LICENSE"];
 /** Modules of src/ that the kit imports, and the entry of the tools package (package.json `exports`) that exports
  * everything they export. */
 const TOOLS_ENTRIES = {
@@ -40,6 +40,8 @@ function assembleKit() {
   cpSync(join(ROOT, "features"), join(KIT, "features"), { recursive: true });
   mkdirSync(join(KIT, "docs"));
   copyFileSync(join(ROOT, "docs/SPEC.md"), join(KIT, "docs/SPEC.md"));
+  // The starter skeletons for implementations in other languages (PROTOCOL.md §8).
+  cpSync(join(ROOT, "examples/python-starter"), join(KIT, "examples/python-starter"), { recursive: true });
   copyFileSync(join(ROOT, "LICENSE"), join(KIT, "LICENSE"));
 }
 

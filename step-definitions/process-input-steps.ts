@@ -2,7 +2,7 @@
 // outputs are joined, so POLL-21 ("every character exactly once, in arrival order") can be checked.
 import { Then, When } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
-import { inline, parseJsonArgs, partialMatch, show } from "./support/text.js";
+import { assertContains, inline, parseJsonArgs, show } from "./support/text.js";
 import { compactDuration } from "./support/compact-duration.js";
 import type { ConformanceWorld } from "./support/world.js";
 
@@ -47,7 +47,7 @@ function assertListEntry(world: ConformanceWorld, name: string, json: string): v
   const entry = (sessions as Array<Record<string, unknown>>).find((s) => s["sessionId"] === id);
   assert.ok(entry, `no list entry has sessionId ${id}: ${JSON.stringify(sessions)}`);
   const expected = parseJsonArgs(world, json);
-  assert.ok(partialMatch(entry, expected), `entry ${JSON.stringify(entry)}\n does not contain ${JSON.stringify(expected)}`);
+  assertContains(entry, expected, `the list entry of ${id}`);
 }
 
 When("the session is polled every {int} ms until it has exited", async function (this: ConformanceWorld, everyMs: number) {

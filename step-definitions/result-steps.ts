@@ -1,7 +1,7 @@
 // Then steps on the last call: its text, details, error flag, rejection and timing.
 import { Then } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
-import { block, inline, normalize, parseJsonArgs, parseValue, partialMatch, readPath, show } from "./support/text.js";
+import { assertContains, block, inline, normalize, parseJsonArgs, parseValue, partialMatch, readPath, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
 
 function text(world: ConformanceWorld): string {
@@ -17,7 +17,7 @@ function assertText(world: ConformanceWorld, mode: "exactly" | "starts" | "conta
     ends: () => actual.endsWith(expected),
     lacks: () => !actual.includes(expected),
   };
-  assert.ok(checks[mode](), `text check "${mode}" failed.\n  expected: ${show(expected)}\n  actual:   ${show(actual)}`);
+  if (!checks[mode]()) throw new Error(`text check "${mode}" failed.\n  expected: ${show(expected)}\n  actual:   ${show(actual)}`);
 }
 
 Then("the text is exactly:", function (this: ConformanceWorld, expected: string) {
@@ -75,7 +75,7 @@ Then("the result is not an error", function (this: ConformanceWorld) {
 Then("the details contain:", function (this: ConformanceWorld, json: string) {
   const expected = parseJsonArgs(this, json);
   const { details } = this.lastResult();
-  assert.ok(partialMatch(details, expected), `details ${JSON.stringify(details)}\n do not contain ${JSON.stringify(expected)}`);
+  assertContains(details, expected, "details");
 });
 Then("the detail {string} is {string}", function (this: ConformanceWorld, path: string, value: string) {
   assert.deepEqual(readPath(this.lastResult().details, path), parseValue(this, value));

@@ -1,36 +1,42 @@
 // Then steps on sessions, scopes, events and wakes, observed through the adapter only.
 import { Then, When } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
-import { block, parseJsonArgs, partialMatch, show } from "./support/text.js";
+import { assertContains, block, parseJsonArgs, partialMatch, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
 
+async function assertListed(world: ConformanceWorld, id: string, scope: string, listed: boolean): Promise<void> {
+  const ids = await world.listedSessionIds(scope);
+  if (ids.includes(id) !== listed) {
+    throw new Error(`session ${id} is ${listed ? "not " : ""}listed in scope "${scope}"; listed: ${JSON.stringify(ids)}`);
+  }
+}
 Then("the session is listed", async function (this: ConformanceWorld) {
-  assert.ok((await this.listedSessionIds(this.scope)).includes(this.sessionId()));
+  await assertListed(this, this.sessionId(), this.scope, true);
 });
 Then("the session is not listed", async function (this: ConformanceWorld) {
-  assert.ok(!(await this.listedSessionIds(this.scope)).includes(this.sessionId()));
+  await assertListed(this, this.sessionId(), this.scope, false);
 });
 Then("the session {string} is listed in scope {string}", async function (this: ConformanceWorld, name: string, scope: string) {
-  assert.ok((await this.listedSessionIds(scope)).includes(this.sessionId(name)));
+  await assertListed(this, this.sessionId(name), scope, true);
 });
 Then("the session {string} is not listed in scope {string}", async function (this: ConformanceWorld, name: string, scope: string) {
-  assert.ok(!(await this.listedSessionIds(scope)).includes(this.sessionId(name)));
+  await assertListed(this, this.sessionId(name), scope, false);
 });
 Then("the list of scope {string} is empty", async function (this: ConformanceWorld, scope: string) {
   assert.deepEqual(await this.listedSessionIds(scope), []);
 });
 
 Then("the session is live", async function (this: ConformanceWorld) {
-  const instance = await this.ensureStarted();
-  assert.ok((await instance.liveSessionIds()).includes(this.sessionId()));
+  const live = await (await this.ensureStarted()).liveSessionIds();
+  if (!live.includes(this.sessionId())) throw new Error(`session ${this.sessionId()} is not live; liveSessionIds: ${JSON.stringify(live)}`);
 });
 Then("the session is not live", async function (this: ConformanceWorld) {
-  const instance = await this.ensureStarted();
-  assert.ok(!(await instance.liveSessionIds()).includes(this.sessionId()));
+  const live = await (await this.ensureStarted()).liveSessionIds();
+  if (live.includes(this.sessionId())) throw new Error(`session ${this.sessionId()} is still live; liveSessionIds: ${JSON.stringify(live)}`);
 });
 Then("no session is live", async function (this: ConformanceWorld) {
-  const instance = await this.ensureStarted();
-  assert.deepEqual(await instance.liveSessionIds(), []);
+  const live = await (await this.ensureStarted()).liveSessionIds();
+  if (live.length > 0) throw new Error(`no session should be live; liveSessionIds: ${JSON.stringify(live)}`);
 });
 
 Then("the session id matches {string}", function (this: ConformanceWorld, pattern: string) {
@@ -55,7 +61,7 @@ Then("event {int} has fields:", function (this: ConformanceWorld, index: number,
   const event = this.events[index - 1];
   assert.ok(event, `there is no event ${index}`);
   const expected = parseJsonArgs(this, json);
-  assert.ok(partialMatch(event, expected), `event ${JSON.stringify(event)}`);
+  assertContains(event, expected, `event ${index}`);
 });
 // Absence is read as the agent reads the queue: by draining it (after a peek that must agree).
 Then("no event is queued for scope {string}", async function (this: ConformanceWorld, scope: string) {
@@ -69,7 +75,8 @@ Then("{int} wake request(s) was/were observed", async function (this: Conformanc
 Then("wake request {int} has fields:", async function (this: ConformanceWorld, index: number, json: string) {
   const wakes = await (await this.ensureStarted()).wakes();
   const wake = wakes[index - 1];
-  assert.ok(wake && partialMatch(wake, parseJsonArgs(this, json)), `wakes: ${JSON.stringify(wakes)}`);
+  assert.ok(wake, `there is no wake request ${index}: ${JSON.stringify(wakes)}`);
+  assertContains(wake, parseJsonArgs(this, json), `wake request ${index}`);
 });
 
 When("the finished sessions of scope {string} are cleared", async function (this: ConformanceWorld, scope: string) {

@@ -3,7 +3,7 @@
 // that names what happened and carries the tail of the implementation's stderr. Nothing here can hang.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { LineReader } from "./line-reader.js";
-import { STDERR_TAIL_BYTES, StdioProtocolError, type ProtocolFailure } from "./stdio-error.js";
+import { STDERR_TAIL_BYTES, STDOUT_TAIL_BYTES, StdioProtocolError, type ProtocolFailure } from "./stdio-error.js";
 import { encodeLine, parseResponse, type Method, type ParamsOf, type ResultOf } from "./stdio-protocol.js";
 
 /** How long `end` waits for the implementation to exit after its stdin was closed, before killing its group. */
@@ -34,6 +34,8 @@ export class StdioConnection {
   readonly #abandoned = new Set<number>();
   readonly #exited: Promise<ExitInfo>;
   #stderr = Buffer.alloc(0);
+  /** The last bytes of stdout, shown when the implementation exits unexpectedly. */
+  #stdoutTail = Buffer.alloc(0);
   /** Splits the implementation's stdout into answer lines, in linear time however long a line is. */
   readonly #stdout = new LineReader({ onLine: (line) => this.#readLine(line) });
   #nextId = 1;
@@ -52,7 +54,11 @@ export class StdioConnection {
       cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"],
     });
     this.#child.stdin.on("error", () => {}); // EPIPE after a crash: reported through the exit instead
-    this.#child.stdout.on("data", (chunk: Buffer) => this.#stdout.push(chunk));
+    this.#child.stdout.on("data", (chunk: Buffer) => {
+      const joined = Buffer.concat([this.#stdoutTail, chunk]);
+      this.#stdoutTail = joined.subarray(Math.max(0, joined.length - STDOUT_TAIL_BYTES));
+      this.#stdout.push(chunk);
+    });
     this.#child.stderr.on("data", (chunk: Buffer) => {
       const joined = Buffer.concat([this.#stderr, chunk]);
       this.#stderr = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
@@ -143,7 +149,8 @@ export class StdioConnection {
 
   /** An error naming the implementation and what it did, with its stderr tail. */
   error(failure: ProtocolFailure, what: string): StdioProtocolError {
-    return new StdioProtocolError(failure, `The implementation \`${this.#options.command}\` ${what}`, this.#stderr.toString("utf8"));
+    const stdout = failure === "exited" ? lastLines(this.#stdoutTail.toString("utf8")) : undefined;
+    return new StdioProtocolError(failure, `The implementation \`${this.#options.command}\` ${what}`, this.#stderr.toString("utf8"), stdout);
   }
 
   #abortLine(callId: number): string {
@@ -206,6 +213,13 @@ export class StdioConnection {
       : " before the kit closed its stdin.";
     this.fail(this.error("exited", `${how}${detail}`));
   }
+}
+
+/** The last few lines of a tail (the first one may be cut by the tail's start). */
+function lastLines(tail: string, count = 5): string {
+  const lines = tail.split("\n");
+  const kept = lines.slice(tail.endsWith("\n") ? -(count + 1) : -count);
+  return kept.join("\n");
 }
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());

@@ -3,15 +3,23 @@
 
 /** How much of the implementation's stderr an error carries. */
 export const STDERR_TAIL_BYTES = 2048;
+/** How much of its stdout an error about an exit carries: its last answers, or a partial line it left. */
+export const STDOUT_TAIL_BYTES = 1024;
 
 export type ProtocolFailure =
   | "timeout" | "malformed-line" | "exited" | "ended" | "error-answer" | "bad-result" | "not-exiting";
 
 export class StdioProtocolError extends Error {
   override name = "StdioProtocolError";
-  constructor(readonly failure: ProtocolFailure, headline: string, readonly stderrTail: string) {
-    super(`${headline}\n${describeStderr(stderrTail)}`);
+  constructor(readonly failure: ProtocolFailure, headline: string, readonly stderrTail: string, readonly stdoutTail?: string) {
+    super(`${headline}\n${stdoutTail === undefined ? "" : describeStdout(stdoutTail)}${describeStderr(stderrTail)}`);
   }
+}
+
+function describeStdout(tail: string): string {
+  if (tail === "") return "(the implementation wrote nothing to stdout)\n";
+  const unterminated = tail.endsWith("\n") ? "" : " (the last line has no line feed: it was never finished)";
+  return `--- last lines of the implementation's stdout${unterminated} ---\n${tail.replace(/\n$/, "")}\n---\n`;
 }
 
 function describeStderr(tail: string): string {

@@ -2,6 +2,7 @@
 // counts per profile and the conformance level reached (SPEC §0.4). The derivation is documented for implementers
 // in conformance/INTERPRETING.md ("Verdicts in the compliance matrix"); keep the two in step.
 import { RULE_TAG } from "../catalog/feature-tags.js";
+import { NEWEST_EDITION, isDocumentedIn, type Edition } from "../catalog/editions.js";
 import { PROFILES, type Profile, type RuleEntry } from "../catalog/spec-rules.js";
 import type { ScenarioResult, ScenarioStatus } from "./scenario-results.js";
 
@@ -66,6 +67,8 @@ export interface RunInfo {
   adapterName?: string;
   /** Set when `--tags` or `--paths` narrowed the run: a level is then not assessed. */
   partial?: true;
+  /** The documentation edition that level Documented stands for (`--edition`; "newest" by default). */
+  edition?: string;
 }
 
 export interface ComplianceMatrix {
@@ -76,6 +79,8 @@ export interface ComplianceMatrix {
   chapters: string[];
   counts: Record<Profile | "all", VerdictCounts>;
   level: LevelReached;
+  /** The edition that level Documented stands for, when it is an older one (conformance/catalog/editions.ts). */
+  edition?: string;
   /** Rules of the reached level's profiles whose verdict is `not applicable` (capability missing). */
   notApplicableInLevel: number;
   /** The lowest level not reached and the verdicts that block it. */
@@ -98,9 +103,13 @@ export interface MatrixInput {
   unloadedScenarios?: readonly ScenarioResult[];
   /** Known divergences by rule id: a failed rule with a note becomes `diverges` (and still blocks its level). */
   divergences?: Readonly<Record<string, string>>;
+  /** The edition level Documented stands for: an older one's legacy-doc rules replace the doc rules they supersede. */
+  edition?: Edition;
 }
 
-export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = [], divergences = {} }: MatrixInput): ComplianceMatrix {
+export function buildComplianceMatrix(
+  { rules, scenarios, unloadedScenarios = [], divergences = {}, edition = NEWEST_EDITION }: MatrixInput,
+): ComplianceMatrix {
   const byRule = new Map<string, ScenarioLink[]>();
   for (const scenario of [...scenarios, ...unloadedScenarios]) {
     const link = toLink(scenario);
@@ -122,12 +131,13 @@ export function buildComplianceMatrix({ rules, scenarios, unloadedScenarios = []
     return row;
   });
   const counts = countVerdicts(rows);
-  const { level, nextLevel } = deriveLevel(rows);
-  const reachedProfiles = LEVELS.find((candidate) => candidate.name === level)?.profiles ?? [];
-  const notApplicableInLevel = rows.filter((row) => reachedProfiles.includes(row.profile) && row.verdict === "not applicable").length;
+  const { level, nextLevel } = deriveLevel(rows, edition);
+  const reached = LEVELS.find((candidate) => candidate.name === level);
+  const notApplicableInLevel = reached ? rows.filter((row) => inLevelOf(reached, row, edition) && row.verdict === "not applicable").length : 0;
   const matrix: ComplianceMatrix = {
     schemaVersion: 1, rows, chapters: [...new Set(rules.map((rule) => rule.chapter))], counts, level, notApplicableInLevel,
   };
+  if (edition !== NEWEST_EDITION) matrix.edition = edition.label;
   if (nextLevel) matrix.nextLevel = nextLevel;
   return matrix;
 }
@@ -147,10 +157,15 @@ export function deriveVerdict(scenarios: readonly Pick<ScenarioLink, "status">[]
   return applicable.every((status) => status === "passed") ? "passed" : "skipped";
 }
 
-function deriveLevel(rows: readonly MatrixRow[]): Pick<ComplianceMatrix, "level" | "nextLevel"> {
+/** Level Documented of an older edition: its legacy-doc rules in place of the doc rules they supersede. */
+function inLevelOf(level: (typeof LEVELS)[number], row: Pick<MatrixRow, "id" | "profile">, edition: Edition): boolean {
+  return level.name === "Documented" ? isDocumentedIn(edition, row) : level.profiles.includes(row.profile);
+}
+
+function deriveLevel(rows: readonly MatrixRow[], edition: Edition): Pick<ComplianceMatrix, "level" | "nextLevel"> {
   let level: LevelReached = "none";
   for (const candidate of LEVELS) {
-    const inLevel = rows.filter((row) => candidate.profiles.includes(row.profile));
+    const inLevel = rows.filter((row) => inLevelOf(candidate, row, edition));
     const blockedBy: Partial<Record<RuleVerdict, number>> = {};
     for (const row of inLevel) {
       if (!NOT_BLOCKING.includes(row.verdict)) blockedBy[row.verdict] = (blockedBy[row.verdict] ?? 0) + 1;

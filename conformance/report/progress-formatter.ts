@@ -6,6 +6,11 @@ import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
 
 const FAILING: readonly TestStepResultStatus[] = ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING"] as TestStepResultStatus[];
 const PLAIN_STEPS = 10;
+/** The live line is redrawn this often, so that the elapsed time moves even while the @slow scenarios run first. */
+const TICK_MS = 1000;
+/** An estimate of the rest is shown only once this many scenarios finished, and this share of the run. */
+const ESTIMATE_AFTER_SCENARIOS = 10;
+const ESTIMATE_AFTER_SHARE = 0.2;
 
 export default class ScenarioProgressFormatter extends SummaryFormatter {
   static override readonly documentation = "Scenario progress (live on a terminal, plain lines otherwise), then cucumber's summary.";
@@ -18,11 +23,23 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
   #startedAt = Date.now();
   #plainStepsShown = 0;
   readonly #live: boolean;
+  #ticker: NodeJS.Timeout | undefined;
 
   constructor(options: IFormatterOptions) {
     super(options);
     this.#live = (options.stream as { isTTY?: boolean }).isTTY === true;
     options.eventBroadcaster.on("envelope", (envelope: Envelope) => this.#onEnvelope(envelope));
+  }
+
+  /** From the first second: the live line on a terminal, ticking; one plain line otherwise (once the total is known). */
+  #firstScenarioStarted(): void {
+    if (!this.#live) {
+      this.log(`${this.#total} scenarios to run; the @slow ones start first, so the first results can take minutes.\n`);
+      return;
+    }
+    this.log(`\r\u001b[K${this.#progressLine()}`);
+    this.#ticker = setInterval(() => this.log(`\r\u001b[K${this.#progressLine()}`), TICK_MS);
+    this.#ticker.unref();
   }
 
   #onEnvelope(envelope: Envelope): void {
@@ -32,7 +49,11 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
       this.#names.set(envelope.testCase.id, this.#names.get(envelope.testCase.pickleId) ?? "");
     }
     if (envelope.testRunStarted) this.#startedAt = Date.now();
-    if (envelope.testCaseStarted) this.#caseOfStart.set(envelope.testCaseStarted.id, envelope.testCaseStarted.testCaseId);
+    if (envelope.testRunFinished) clearInterval(this.#ticker);
+    if (envelope.testCaseStarted) {
+      if (this.#caseOfStart.size === 0) this.#firstScenarioStarted();
+      this.#caseOfStart.set(envelope.testCaseStarted.id, envelope.testCaseStarted.testCaseId);
+    }
     const step = envelope.testStepFinished;
     if (step && FAILING.includes(step.testStepResult.status)) this.#failedStarts.add(step.testCaseStartedId);
     const finished = envelope.testCaseFinished;
@@ -55,14 +76,19 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
     }
   }
 
-  /** "40/86 scenarios · 1 failed · 12s elapsed · about 15s left". */
+  /**
+   * "40/86 scenarios · 1 failed · 12s elapsed · about 15s left". The estimate waits for enough finished scenarios:
+   * the first ones are the @slow ones, and an average over them overstates the rest many times.
+   */
   #progressLine(): string {
     const elapsedMs = Date.now() - this.#startedAt;
-    const left = this.#done > 0 && this.#done < this.#total ? ` · about ${seconds((elapsedMs / this.#done) * (this.#total - this.#done))} left` : "";
+    const enough = this.#done >= Math.max(ESTIMATE_AFTER_SCENARIOS, this.#total * ESTIMATE_AFTER_SHARE);
+    const left = enough && this.#done < this.#total ? ` · about ${seconds((elapsedMs / this.#done) * (this.#total - this.#done))} left` : "";
     return `${this.#done}/${this.#total} scenarios · ${this.#failed} failed · ${seconds(elapsedMs)} elapsed${left}`;
   }
 
   override logSummary(...args: Parameters<SummaryFormatter["logSummary"]>): void {
+    clearInterval(this.#ticker);
     if (this.#live) this.log("\r\u001b[K");
     super.logSummary(...args);
   }

@@ -52,8 +52,9 @@ export function isInCucumberReport(link: Pick<ScenarioLink, "status">): boolean 
 }
 
 /** "Documented", "Reference (3 rules not applicable: capability missing)", "none". */
-export function levelSentence(matrix: Pick<ComplianceMatrix, "level" | "notApplicableInLevel">): string {
-  const { level, notApplicableInLevel: count } = matrix;
+export function levelSentence(matrix: Pick<ComplianceMatrix, "level" | "notApplicableInLevel" | "edition">): string {
+  const { notApplicableInLevel: count } = matrix;
+  const level = matrix.edition && matrix.level === "Documented" ? `Documented (edition ${matrix.edition})` : matrix.level;
   if (level === "none" || count === 0) return level;
   return `${level} (${count} ${count === 1 ? "rule" : "rules"} not applicable: capability missing)`;
 }
@@ -64,7 +65,7 @@ export function selectedRuleCount(matrix: Pick<ComplianceMatrix, "rows">): numbe
 }
 
 /** The headline: "Level reached: Reference", or for a run narrowed by --tags/--paths "Partial run: 12 of 300 rules selected". */
-export function headlineSentence(matrix: Pick<ComplianceMatrix, "run" | "rows" | "level" | "notApplicableInLevel">): string {
+export function headlineSentence(matrix: Pick<ComplianceMatrix, "run" | "rows" | "level" | "notApplicableInLevel" | "edition">): string {
   if (matrix.run?.partial) return `Partial run: ${selectedRuleCount(matrix)} of ${matrix.rows.length} rules selected`;
   return `Level reached: ${levelSentence(matrix)}`;
 }

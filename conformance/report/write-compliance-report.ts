@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import catalog from "../catalog/rules.json" with { type: "json" };
 import { readScenarioTags } from "../catalog/feature-tags.js";
 import type { RuleEntry } from "../catalog/spec-rules.js";
+import { NEWEST_EDITION, type Edition } from "../catalog/editions.js";
 import { buildComplianceMatrix, type ComplianceMatrix, type RunInfo } from "./compliance-matrix.js";
 import { renderHtml } from "./render-html.js";
 import { renderMarkdown } from "./render-markdown.js";
@@ -24,6 +25,8 @@ export interface ComplianceReportOptions {
   now?: Date;
   /** Known divergences by rule id (`--divergences`). */
   divergences?: Readonly<Record<string, string>>;
+  /** `--edition`: what level Documented stands for (default: the newest edition). */
+  edition?: Edition;
 }
 
 export interface ComplianceReportFiles {
@@ -38,8 +41,9 @@ export function writeComplianceReport(reportDir: string, options: ComplianceRepo
   const scenarios = collectScenarioResults(envelopes);
   const rules = options.rules ?? (catalog as RuleEntry[]);
   const unloadedScenarios = options.featuresDir ? readUnloadedScenarios(options.featuresDir, options.cwd, scenarios) : [];
-  const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios, divergences: options.divergences ?? {} });
-  const run: RunInfo = { generatedAt: (options.now ?? new Date()).toISOString() };
+  const edition = options.edition ?? NEWEST_EDITION;
+  const matrix = buildComplianceMatrix({ rules, scenarios, unloadedScenarios, divergences: options.divergences ?? {}, edition });
+  const run: RunInfo = { generatedAt: (options.now ?? new Date()).toISOString(), edition: edition.label };
   if (options.tagExpression) run.tagExpression = options.tagExpression;
   run.passedOnlyOnRetry = scenarios.filter((scenario) => scenario.passedOnRetry).length;
   if (options.adapterName) run.adapterName = options.adapterName;

@@ -104,3 +104,25 @@ export function partialMatch(actual: unknown, expected: unknown): boolean {
 export function show(text: string): string {
   return JSON.stringify(text);
 }
+
+/**
+ * Where `actual` differs from the partial `expected` (partialMatch): one line per differing key path, with the
+ * expected and the actual value; empty when they match.
+ */
+export function describeMismatches(actual: unknown, expected: unknown, path = ""): string[] {
+  if (partialMatch(actual, expected)) return [];
+  const here = path === "" ? "(the whole value)" : path;
+  if (expected === null || typeof expected !== "object" || actual === null || typeof actual !== "object"
+    || Array.isArray(expected) !== Array.isArray(actual) || (Array.isArray(expected) && (actual as unknown[]).length !== expected.length)) {
+    return [`${here}: expected ${JSON.stringify(expected)}, actual ${actual === undefined ? "absent" : JSON.stringify(actual)}`];
+  }
+  return Object.entries(expected).flatMap(([key, item]) =>
+    describeMismatches((actual as Record<string, unknown>)[key], item, path === "" ? key : `${path}.${key}`));
+}
+
+/** Fails with the differing keys named, then the whole actual value (no meaningless true/false diff). */
+export function assertContains(actual: unknown, expected: unknown, what: string): void {
+  const mismatches = describeMismatches(actual, expected);
+  if (mismatches.length === 0) return;
+  throw new Error(`${what} differ${mismatches.length === 1 ? "s" : ""} from the expected fields:\n  ${mismatches.join("\n  ")}\n${what}: ${JSON.stringify(actual)}`);
+}

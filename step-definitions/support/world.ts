@@ -4,10 +4,13 @@ import type {
   AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
   SystemEvent,
 } from "../../conformance/adapter.js";
+import { NEWEST_EDITION, findEdition, renameKeys, type Edition } from "../../conformance/catalog/editions.js";
 
 export interface SuiteParameters {
   /** Upper-bound tolerance T of SPEC §0.8 item 5, in ms. */
   toleranceMs: number;
+  /** `--edition`: the id of the documentation edition whose names the kit speaks (default: the newest). */
+  edition?: string;
 }
 
 export interface TimedOutcome { outcome: CallOutcome; startedAt: number; durationMs: number; tool: "exec" | "process" }
@@ -47,6 +50,11 @@ export class ConformanceWorld extends World<SuiteParameters> {
     super(options);
   }
 
+  /** The documentation edition of the run (`--edition`): the kit speaks its names to the implementation. */
+  get edition(): Edition {
+    return findEdition(this.parameters.edition ?? NEWEST_EDITION.id);
+  }
+
   get toleranceMs(): number {
     return this.parameters.toleranceMs ?? 500;
   }
@@ -59,7 +67,9 @@ export class ConformanceWorld extends World<SuiteParameters> {
   }
 
   private async start(): Promise<AdapterInstance> {
-    const options: StartOptions = { env: { ...this.env }, config: this.config, cwd: this.cwd };
+    const { names } = this.edition;
+    const config = { ...this.config, tools: { ...this.config.tools, exec: renameKeys(this.config.tools.exec, names.config) } };
+    const options: StartOptions = { env: renameKeys(this.env, names.env), config, cwd: this.cwd };
     if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
     if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
     if (Object.keys(this.faults).length > 0) options.faults = this.faults;
@@ -85,8 +95,9 @@ export class ConformanceWorld extends World<SuiteParameters> {
   async startCall(tool: "exec" | "process", args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
     const instance = await this.ensureStarted();
     const options = this.callOptions(scope);
+    const spoken = tool === "exec" ? renameKeys(args, this.edition.names.args) : args;
     const startedAt = Date.now();
-    const outcome = await instance.call(tool, args, options);
+    const outcome = await instance.call(tool, spoken, options);
     return { outcome, startedAt, durationMs: Date.now() - startedAt, tool };
   }
 

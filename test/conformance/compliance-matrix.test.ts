@@ -460,7 +460,7 @@ describe("a kit run with --report", () => {
     const { matrix, markdownPath } = writeComplianceReport(join(dir, "again"), { cwd: process.cwd(), rules, now: new Date(0) });
     expect(readFileSync(markdownPath, "utf8")).toContain("Generated 1970-01-01T00:00:00.000Z · all scenarios selected");
     expect(matrix.rows).toHaveLength(1);
-    expect(matrix.run).toEqual({ passedOnlyOnRetry: 0, generatedAt: "1970-01-01T00:00:00.000Z" });
+    expect(matrix.run).toEqual({ passedOnlyOnRetry: 0, edition: "newest", generatedAt: "1970-01-01T00:00:00.000Z" });
   });
 
   it("has a step vocabulary that matches the appendix of INTERPRETING.md", () => {
