@@ -38,7 +38,6 @@ const processFields = {
   limit: z.number().optional().describe(P.limit),
   timeout: z.union([z.number(), z.string()]).optional().describe(P.timeout),
 };
-const processObject = z.object(processFields);
 
 /** LC-12, LC-13. */
 export const processSchema = z.looseObject(processFields);
@@ -48,4 +47,4 @@ export const processSchema = z.looseObject(processFields);
  * compile. At run time unknown keys still pass (PROC-05), as the model may send them.
  */
 export type ExecInput = z.input<z.ZodObject<typeof execFields>>;
-export type ProcessInput = z.input<typeof processObject>;
+export type ProcessInput = z.input<z.ZodObject<typeof processFields>>;
