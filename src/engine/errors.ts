@@ -73,9 +73,23 @@ export type ErrorData =
   /** MCP server: a tool call failed in a way no other code describes; the details go to the server's log only. */
   | { code: "tool-call-failed" }
   /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
-  | { code: "http-request-refused"; reason: HttpRefusalReason };
+  | { code: "http-request-refused"; reason: HttpRefusalReason }
+  /**
+   * LC-13: a tool's arguments do not match its schema; one entry per wrong field, `path` from the arguments' root
+   * (`["env", "A"]`). Thrown as LangChain's ToolInputParsingException (LC-21), which carries this code and data.
+   */
+  | { code: "invalid-input"; tool: string; issues: InputIssue[] };
+
+/** One field of a tool call that does not match the schema, and what is wrong with it. */
+export interface InputIssue {
+  path: Array<string | number>;
+  message: string;
+}
 
 export type ErrorCode = ErrorData["code"];
+
+/** The data of errors of one code: `ErrorDataOf<"env-blocked">` has `blockedKeys`. */
+export type ErrorDataOf<Code extends ErrorCode> = Extract<ErrorData, { code: Code }>;
 
 export type { HttpRefusalReason, SandboxMountProblem };
 
@@ -85,27 +99,40 @@ const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
  * The one error class of the engine, its executors and its tools. `name` stays "Error" ("AbortError" for an abort)
  * because an agent's tool node shows `String(error)`, `name: message`, to the model (and the kit checks AbortError).
  */
-export class ExecProcessError extends Error {
-  readonly code: ErrorCode;
+export class ExecProcessError<Code extends ErrorCode = ErrorCode> extends Error {
+  readonly code: Code;
   readonly param: ErrorParam | undefined;
-  readonly data: ErrorData;
+  /** The data of this code (an intersection rather than ErrorDataOf, so that ExecProcessError<"aborted"> is an ExecProcessError). */
+  readonly data: ErrorData & { code: Code };
 
-  constructor(data: ErrorData, options?: { cause?: unknown }) {
+  constructor(data: ErrorData & { code: Code }, options?: { cause?: unknown }) {
     super(describeError(data), options);
     this.name = data.code === "aborted" ? "AbortError" : "Error";
     this.code = data.code;
-    this.param = "param" in data ? data.param : undefined;
+    this.param = paramOf(data);
     this.data = data;
   }
 
-  /** True for an ExecProcessError, also one made by another copy of this package; with `code`, of that code. */
-  static is(value: unknown, code?: ErrorCode): value is ExecProcessError {
+  /**
+   * True for an ExecProcessError, also one made by another copy of this package (and for a schema error, code
+   * "invalid-input"); with `code`, of that code, and `data` is then typed as that code's data.
+   */
+  static is<Code extends ErrorCode = ErrorCode>(value: unknown, code?: Code): value is ExecProcessError<Code> {
     const branded = typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
     return branded && (code === undefined || (value as ExecProcessError).code === code);
   }
 }
 
-Object.defineProperty(ExecProcessError.prototype, BRAND, { value: true });
+markAsExecProcessError(ExecProcessError.prototype);
+
+/** Lets `ExecProcessError.is` recognize instances of another class that carries `code`, `param` and `data`. */
+export function markAsExecProcessError(prototype: object): void {
+  Object.defineProperty(prototype, BRAND, { value: true });
+}
+
+export function paramOf(data: ErrorData): ErrorParam | undefined {
+  return "param" in data ? data.param : undefined;
+}
 
 /** The text of an error: the pinned message of messages.ts for its data. */
 export function describeError(data: ErrorData): string {
@@ -141,6 +168,7 @@ export function describeError(data: ErrorData): string {
     case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
     case "tool-call-failed": return messages.TOOL_CALL_FAILED;
     case "http-request-refused": return messages.httpRequestRefused(data.reason);
+    case "invalid-input": return messages.invalidToolArguments(data.tool, data.issues);
   }
 }
 

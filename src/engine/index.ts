@@ -3,7 +3,9 @@ export { createSessionEngine } from "./engine.js";
 export { attachChildProcessBridge, DEFAULT_BRIDGE_SIGNALS } from "./child-process-bridge.js";
 export type { ChildProcessBridge, ChildProcessBridgeOptions } from "./child-process-bridge.js";
 export { ExecProcessError, describeError } from "./errors.js";
-export type { ErrorCode, ErrorData, ErrorParam, HttpRefusalReason, OptionOwner, SandboxMountProblem } from "./errors.js";
+export type {
+  ErrorCode, ErrorData, ErrorDataOf, ErrorParam, HttpRefusalReason, InputIssue, OptionOwner, SandboxMountProblem,
+} from "./errors.js";
 export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
 export type { Settings, ExecConfig } from "./settings.js";
 export type {

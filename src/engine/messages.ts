@@ -88,6 +88,16 @@ export const OMITTED_NOTE =
 export const OMITTED_GONE_NOTE =
   "[earlier output is omitted from this poll; omitted output is no longer available through action=log]";
 
+// ---- tool arguments against the schema (LC-13, LC-21: one clean line, no stack or path) ----
+export const invalidToolArguments = (tool: string, issues: ReadonlyArray<{ path: ReadonlyArray<string | number>; message: string }>): string => {
+  const fields = issues.map((issue) => {
+    // A path segment can be a key the model wrote (an env variable name): quoted like every echoed input.
+    const path = issue.path.length > 0 ? issue.path.map((segment) => quoteInput(String(segment))).join(".") : "(arguments)";
+    return `${path}: ${issue.message}`;
+  });
+  return `Invalid ${tool} arguments: ${fields.join("; ")}. Fix these fields to match the ${tool} schema and call ${tool} again.`;
+};
+
 // ---- process tool (PROC, LIST, POLL, LOG, INPUT, KEYS, KILL) ----
 export const INVALID_ACTION =
   "Invalid process action. Expected one of: list, poll, log, write, send-keys, submit, paste, kill, clear, remove";
@@ -97,6 +107,9 @@ export const noSession = (id: string): string => `No session found for ${quoteIn
 export const noActiveSession = (id: string): string => `No active session found for ${quoteInput(id)}`;
 export const noFinishedSession = (id: string): string => `No finished session found for ${quoteInput(id)}`;
 export const stdinNotWritable = (id: string): string => `Session ${quoteInput(id)} stdin is not writable.`;
+/** INPUT-03 pins the failure text exactly, so the way out goes beside it, in `details.hint` (issue 25). */
+export const STDIN_NOT_WRITABLE_HINT =
+  "Only a session started with pty: true takes input (write, send-keys, submit, paste): run the command again with exec pty: true.";
 export const ptyInputQueueFull = (pendingBytes: number): string =>
   `Input not sent: the terminal still holds ${pendingBytes} bytes of earlier input that the program has not read. Wait until it reads its input (poll shows its progress), or kill the session.`;
 export const NO_SESSIONS = "No running or recent sessions.";

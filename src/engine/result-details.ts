@@ -103,6 +103,8 @@ export type ExecDetails = Exclusive<ExecCompletedDetails | ExecFailedDetails | W
 export interface ProcessFailureDetails {
   status: "failed";
   error: string;
+  /** What to do instead, where the text cannot say it (INPUT-03: the session needs `pty: true`). */
+  hint?: string;
 }
 
 interface ListEntryBase extends NamedSession {

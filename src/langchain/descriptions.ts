@@ -39,7 +39,7 @@ export const PROCESS_PARAMETERS = {
   keys: "send-keys: key tokens such as Enter, C-c, Up, M-x (pty sessions only).",
   hex: "send-keys: raw bytes as hex strings, e.g. 1b or 0x0d.",
   literal: "send-keys: literal text sent before hex and keys.",
-  text: "paste: text to paste.",
+  text: "paste: text to paste (pty sessions only, like submit).",
   bracketed: "paste: wrap in bracketed-paste markers (default true).",
   offset: "log: first line, 0-based. Omit offset and limit for the last 200 lines.",
   limit: "log: number of lines.",

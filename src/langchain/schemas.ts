@@ -24,8 +24,7 @@ export const execSchema = z.looseObject(execFields);
 /** LC-15: synchronous mode advertises no continuation options (values sent anyway still reach the engine). */
 export const execSyncSchema = z.looseObject((({ yieldMs: _y, background: _b, ...rest }) => rest)(execFields));
 
-/** LC-12, LC-13. */
-export const processSchema = z.looseObject({
+const processFields = {
   action: z.string().describe(P.action),
   sessionId: z.string().optional().describe(P.sessionId),
   data: z.string().optional().describe(P.data),
@@ -38,7 +37,14 @@ export const processSchema = z.looseObject({
   offset: z.number().optional().describe(P.offset),
   limit: z.number().optional().describe(P.limit),
   timeout: z.union([z.number(), z.string()]).optional().describe(P.timeout),
-});
+};
 
-export type ExecInput = z.infer<typeof execSchema>;
-export type ProcessInput = z.infer<typeof processSchema>;
+/** LC-12, LC-13. */
+export const processSchema = z.looseObject(processFields);
+
+/**
+ * The arguments as TypeScript sees them: only the documented fields, so that `exec.invoke({ comand: "x" })` does not
+ * compile. At run time unknown keys still pass (PROC-05), as the model may send them.
+ */
+export type ExecInput = z.input<z.ZodObject<typeof execFields>>;
+export type ProcessInput = z.input<z.ZodObject<typeof processFields>>;

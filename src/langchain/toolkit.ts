@@ -90,9 +90,9 @@ export class ExecToolkit extends BaseToolkit {
    * Runs `runnable` (an agent with this toolkit's middleware, or a graph with its exit-event node, and a
    * checkpointer) on `config.configurable.thread_id` with no new message whenever exit events are queued for the
    * thread's scope, one run per burst and never while another run of the thread is in flight. Returns `stop()`;
-   * nothing starts after it or after `engine.dispose()`.
+   * nothing starts after it or after `engine.dispose()`. `options.onResult` receives what each run produced.
    */
-  wakeOnExit(runnable: WakeableRunnable, config: WakeRunConfig, options: WakeOnExitOptions = {}): () => void {
+  wakeOnExit<Result>(runnable: WakeableRunnable<Result>, config: WakeRunConfig, options: WakeOnExitOptions<NoInfer<Result>> = {}): () => void {
     return startWakeOnExit(this, runnable, config, options);
   }
 

@@ -1,9 +1,12 @@
 // The two StructuredTools. They only translate between LangChain and the engine; behaviour lives in the engine.
 import type { CallbackManagerForToolRun } from "@langchain/core/callbacks/manager";
-import { StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
-import type { CallContext, ExecProgressDetails, SessionEngine, ToolResult } from "../engine/index.js";
+import type { ToolCall, ToolMessage } from "@langchain/core/messages/tool";
+import {
+  StructuredTool, type StructuredToolCallInput, type ToolReturnType, type ToolRunnableConfig,
+} from "@langchain/core/tools";
+import type { CallContext, ExecProgressDetails, SessionEngine, ToolDetails, ToolResult } from "../engine/index.js";
 import { EXEC_DESCRIPTION, EXEC_SYNC_DESCRIPTION, PROCESS_DESCRIPTION } from "./descriptions.js";
-import { execSchema, execSyncSchema, processSchema } from "./schemas.js";
+import { execSchema, execSyncSchema, processSchema, type ExecInput, type ProcessInput } from "./schemas.js";
 import { assertValidInput } from "./schema-errors.js";
 import { toToolOutput } from "./tool-output.js";
 
@@ -36,14 +39,28 @@ function progressListener(runManager: CallbackManagerForToolRun | undefined, con
   };
 }
 
+/**
+ * Under content_and_artifact `_call` returns the pair and `invoke` resolves to its content (or a ToolMessage for a
+ * ToolCall); LangChain types `_call` by what `invoke` resolves to.
+ */
+const asContent = (pair: [string | ToolMessage, ToolDetails]): string => pair as unknown as string;
+
 /** Input of `invoke`: plain arguments or a ToolCall carrying them. */
 function argsOf(input: unknown): unknown {
   const call = input as { type?: unknown; args?: unknown } | null;
   return call !== null && typeof call === "object" && call.type === "tool_call" ? call.args : input;
 }
 
-/** What both tools share: the content-and-artifact format, the binding, and clean schema errors. */
-abstract class SessionTool extends StructuredTool {
+/** Plain arguments may hold only the documented fields: `{ comand: "x" }` or `{ command, yeldMs: 5 }` do not compile. */
+type OnlyFields<Input, Fields> = Input extends ToolCall | string ? unknown : { [Key in Exclude<keyof Input, keyof Fields>]: never };
+
+/**
+ * What both tools share: the content-and-artifact format, the binding, and clean schema errors. `invoke` takes the
+ * tool's arguments (and resolves to the text the model reads) or a ToolCall (and resolves to a ToolMessage).
+ */
+abstract class SessionTool<
+  SchemaT extends typeof execSchema | typeof execSyncSchema | typeof processSchema, Input extends ExecInput | ProcessInput,
+> extends StructuredTool<SchemaT, Input, Input, string> {
   override responseFormat = "content_and_artifact" as const;
   protected readonly binding: ToolBinding;
 
@@ -52,13 +69,15 @@ abstract class SessionTool extends StructuredTool {
     this.binding = binding;
   }
 
-  override async invoke(input: Parameters<StructuredTool["invoke"]>[0], config?: Parameters<StructuredTool["invoke"]>[1]) {
-    assertValidInput(this.name, this.schema as never, argsOf(input));
+  override async invoke<TInput extends StructuredToolCallInput<SchemaT, Input>, TConfig extends ToolRunnableConfig | undefined>(
+    input: TInput & OnlyFields<TInput, Input>, config?: TConfig,
+  ): Promise<ToolReturnType<TInput, TConfig, string>> {
+    assertValidInput(this.name, this.schema, argsOf(input));
     return super.invoke(input, config);
   }
 }
 
-export class ExecTool extends SessionTool {
+export class ExecTool extends SessionTool<typeof execSchema | typeof execSyncSchema, ExecInput> {
   readonly name = "exec";
   readonly description: string;
   readonly schema: typeof execSchema | typeof execSyncSchema;
@@ -69,19 +88,19 @@ export class ExecTool extends SessionTool {
     this.schema = binding.processToolAvailable ? execSchema : execSyncSchema; // LC-15
   }
 
-  protected async _call(input: Record<string, unknown>, runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
+  protected async _call(input: ExecInput, runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
     const ctx = callContext(this.binding, config);
     ctx.onUpdate = progressListener(runManager, config);
-    return toToolOutput(await this.binding.engine.exec(input, ctx), this.name, config);
+    return asContent(toToolOutput(await this.binding.engine.exec(input, ctx), this.name, config));
   }
 }
 
-export class ProcessTool extends SessionTool {
+export class ProcessTool extends SessionTool<typeof processSchema, ProcessInput> {
   readonly name = "process";
   readonly description = PROCESS_DESCRIPTION;
   readonly schema = processSchema;
 
-  protected async _call(input: Record<string, unknown>, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
-    return toToolOutput(await this.binding.engine.process(input, callContext(this.binding, config)), this.name, config);
+  protected async _call(input: ProcessInput, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
+    return asContent(toToolOutput(await this.binding.engine.process(input, callContext(this.binding, config)), this.name, config));
   }
 }

@@ -13,9 +13,9 @@ export const DEFAULT_WAKE_DEBOUNCE_MS = 250;
 export const DEFAULT_WAKE_MAX_RUNS_PER_MINUTE = 6;
 const RATE_WINDOW_MS = 60_000;
 
-/** A createAgent agent or a compiled LangGraph graph with a checkpointer. */
-export interface WakeableRunnable {
-  invoke(input: { messages: never[] }, config: WakeRunConfig): Promise<unknown>;
+/** A createAgent agent or a compiled LangGraph graph with a checkpointer; `Result` is what its `invoke` resolves to. */
+export interface WakeableRunnable<Result = unknown> {
+  invoke(input: { messages: never[] }, config: WakeRunConfig): Promise<Result>;
 }
 
 /** The run config: `configurable.thread_id` names the thread the agent is run on. */
@@ -32,7 +32,13 @@ export interface WakeRun {
   events: SystemEvent[];
 }
 
-export interface WakeOnExitOptions {
+/** What a wake run produced, given to `onResult` when the run has ended without an error. */
+export interface WakeResult<Result = unknown> extends WakeRun {
+  /** What the runnable's `invoke` resolved to: for createAgent, the thread's state with the agent's answer last. */
+  result: Result;
+}
+
+export interface WakeOnExitOptions<Result = unknown> {
   /**
    * Quiet time after an exit event before the run starts; events within it share one run. From 0 to 2147483647
    * (about 24.8 days, the longest a Node.js timer waits); any other value, NaN included, makes wakeOnExit throw an
@@ -48,6 +54,8 @@ export interface WakeOnExitOptions {
   onError?: (error: unknown) => void;
   /** Called just before each wake run. */
   onRun?: (run: WakeRun) => void;
+  /** Called after each wake run that succeeded, with what it produced (a chat UI shows the agent's answer). */
+  onResult?: (run: WakeResult<Result>) => void;
 }
 
 /** What wakeOnExit needs from a toolkit. */
@@ -57,14 +65,15 @@ export interface WakeSource {
   scopeForThread(threadId: string): string;
 }
 
-interface NormalizedWakeOptions {
+interface NormalizedWakeOptions<Result> {
   debounceMs: number;
   maxRunsPerMinute: number;
   onError: (error: unknown) => void;
   onRun: (run: WakeRun) => void;
+  onResult: (run: WakeResult<Result>) => void;
 }
 
-function normalizeWakeOptions(options: WakeOnExitOptions): NormalizedWakeOptions {
+function normalizeWakeOptions<Result>(options: WakeOnExitOptions<Result>): NormalizedWakeOptions<Result> {
   const { debounceMs = DEFAULT_WAKE_DEBOUNCE_MS, maxRunsPerMinute = DEFAULT_WAKE_MAX_RUNS_PER_MINUTE } = options;
   validateTimerDelay("wakeOnExit", "debounceMs", debounceMs); // a longer timer would fire after 1 ms (issue 20)
   if (typeof maxRunsPerMinute !== "number" || !(maxRunsPerMinute >= 1)) {
@@ -73,7 +82,11 @@ function normalizeWakeOptions(options: WakeOnExitOptions): NormalizedWakeOptions
       expected: "a number of at least 1, or Infinity",
     });
   }
-  return { debounceMs, maxRunsPerMinute, onError: options.onError ?? (() => undefined), onRun: options.onRun ?? (() => undefined) };
+  const ignore = () => undefined;
+  return {
+    debounceMs, maxRunsPerMinute,
+    onError: options.onError ?? ignore, onRun: options.onRun ?? ignore, onResult: options.onResult ?? ignore,
+  };
 }
 
 function threadIdOfConfig(config: WakeRunConfig): string {
@@ -83,14 +96,14 @@ function threadIdOfConfig(config: WakeRunConfig): string {
 }
 
 /** Starts waking `runnable` on the config's thread; returns `stop()`. */
-export function startWakeOnExit(
-  source: WakeSource, runnable: WakeableRunnable, config: WakeRunConfig, options: WakeOnExitOptions = {},
+export function startWakeOnExit<Result>(
+  source: WakeSource, runnable: WakeableRunnable<Result>, config: WakeRunConfig, options: WakeOnExitOptions<Result> = {},
 ): () => void {
   const loop = new WakeLoop(source, runnable, config, threadIdOfConfig(config), normalizeWakeOptions(options));
   return loop.start();
 }
 
-class WakeLoop {
+class WakeLoop<Result> {
   readonly #scopeKey: string;
   #stopped = false;
   #running = false;
@@ -101,8 +114,8 @@ class WakeLoop {
   readonly #unsubscribe: Array<() => void> = [];
 
   constructor(
-    readonly source: WakeSource, readonly runnable: WakeableRunnable, readonly config: WakeRunConfig,
-    readonly threadId: string, readonly options: NormalizedWakeOptions,
+    readonly source: WakeSource, readonly runnable: WakeableRunnable<Result>, readonly config: WakeRunConfig,
+    readonly threadId: string, readonly options: NormalizedWakeOptions<Result>,
   ) {
     this.#scopeKey = source.scopeForThread(threadId);
   }
@@ -170,17 +183,21 @@ class WakeLoop {
     this.#running = true;
     this.#runStarts.push(Date.now());
     this.source.threadRuns.begin(this.threadId);
+    const run: WakeRun = { threadId: this.threadId, scopeKey: this.#scopeKey, events };
+    let result: Result;
     try {
-      ignoreErrors(() => this.options.onRun({ threadId: this.threadId, scopeKey: this.#scopeKey, events }));
+      ignoreErrors(() => this.options.onRun(run));
       // The exit callback runs in the async context of the tool call that started the job; without a fresh context
       // LangGraph would take the wake run for a subgraph of that old run and checkpoint it there.
-      await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => this.runnable.invoke({ messages: [] }, this.config));
+      result = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => this.runnable.invoke({ messages: [] }, this.config));
     } catch (error) {
       ignoreErrors(() => this.options.onError(error));
+      return;
     } finally {
       this.#running = false;
       this.source.threadRuns.end(this.threadId);
     }
+    ignoreErrors(() => this.options.onResult({ ...run, result }));
   }
 }
 

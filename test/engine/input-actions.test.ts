@@ -52,7 +52,11 @@ describe("sendInput", () => {
   it.each(["write", "send-keys", "submit", "paste"] as const)("refuses %s when stdin is not writable and sends nothing (INPUT-03)", async (action) => {
     const { session, writes } = inputSession({ stdinWritable: false });
     const result = await sendInput(session, inputCall(action, { data: "x", keys: ["a"], text: "x" }));
-    expect(result.details).toEqual({ status: "failed", error: messages.stdinNotWritable("calm-brook") });
+    expect(result.details).toEqual({
+      status: "failed", error: messages.stdinNotWritable("calm-brook"), hint: messages.STDIN_NOT_WRITABLE_HINT,
+    });
+    expect(result.content[0].text).toBe("Session calm-brook stdin is not writable.");
+    expect(messages.STDIN_NOT_WRITABLE_HINT).toContain("pty: true");
     expect(writes).toEqual([]);
   });
 

@@ -39,7 +39,7 @@ const execRunning = {
 const execProgress = {
   status: true, sessionId: true, pid: true, startedAt: true, cwd: true, tail: true,
 } satisfies Shape<ExecProgressDetails>;
-const processFailure = { status: true, error: true } satisfies Shape<ProcessFailureDetails>;
+const processFailure = { status: true, error: true, hint: false } satisfies Shape<ProcessFailureDetails>;
 const inputWait = { stdinWritable: true, waitingForInput: true, idleMs: true, lastOutputAt: true };
 const exitFields = {
   exitCode: true, exitSignal: true, exitReason: true, timedOut: true, noOutputTimedOut: true, outputHeldByPids: false,

@@ -7,7 +7,9 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ExecProcessError, createExecTools, type ExecTools, type WakeableRunnable, type WakeRun } from "../../src/index.js";
+import {
+  ExecProcessError, createExecTools, type ExecTools, type WakeableRunnable, type WakeResult, type WakeRun,
+} from "../../src/index.js";
 
 const SCOPE = "agent:builder";
 const THREAD = { configurable: { thread_id: "t1" } };
@@ -93,6 +95,57 @@ describe("toolkit.wakeOnExit", () => {
     const state = (await agent.getState(THREAD)) as unknown as { values: { messages: BaseMessage[] } };
     const history = state.values.messages.map((m) => m.content);
     expect(history.slice(-2)).toEqual([`System: Exec completed (${id.slice(0, 8)}, code 0) :: built`, "the build is done"]);
+  });
+
+  it("hands onResult what the wake run produced: the agent's answer to the exit notice, typed as the agent's state", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: "exec", args: { command: "sleep 0.3; echo built", background: true } }])
+      .respond(new AIMessage("started"))
+      .respond(new AIMessage("the build is done"));
+    const agent = newAgent(model);
+    const results: Array<WakeResult<{ messages: BaseMessage[] }>> = [];
+    const order: string[] = [];
+    stops.push(kit.toolkit.wakeOnExit(agent, THREAD, {
+      onRun: () => void order.push("run"),
+      onResult: (wake) => void (order.push("result"), results.push(wake)),
+    }));
+
+    const first = await agent.invoke({ messages: [new HumanMessage("build it")] }, THREAD);
+    const id = String((first.messages[2] as { artifact?: { sessionId?: string } }).artifact?.sessionId);
+    await waitFor(() => results.length === 1, "onResult");
+
+    expect(order).toEqual(["run", "result"]);
+    const [wake] = results;
+    expect(wake).toMatchObject({ threadId: "t1", scopeKey: SCOPE, events: [{ sessionId: id }] });
+    expect(wake!.result.messages.at(-1)?.content).toBe("the build is done");
+    expect(wake!.result.messages.at(-2)?.content).toBe(`System: Exec completed (${id.slice(0, 8)}, code 0) :: built`);
+  });
+
+  it("calls onResult for no failed run, and a throwing onResult does not stop the loop", async () => {
+    const failure = new Error("model unavailable");
+    let calls = 0;
+    const results: unknown[] = [];
+    const flaky: WakeableRunnable<string> = {
+      invoke: () => (++calls === 1 ? Promise.reject(failure) : Promise.resolve(`answer ${calls}`)),
+    };
+    const errors: unknown[] = [];
+    stops.push(kit.toolkit.wakeOnExit(flaky, THREAD, {
+      debounceMs: 0,
+      onError: (e) => void errors.push(e),
+      onResult: (wake) => {
+        results.push(wake.result);
+        throw new Error("the UI failed");
+      },
+    }));
+    await startJob("sleep 0.1; echo first");
+    await waitFor(() => errors.length === 1, "the failed run");
+    await startJob("sleep 0.1; echo second");
+    await waitFor(() => results.length === 1, "the second run's result");
+    await startJob("sleep 0.1; echo third");
+    await waitFor(() => results.length === 2, "the third run's result");
+
+    expect(errors).toEqual([failure]);
+    expect(results).toEqual(["answer 2", "answer 3"]);
   });
 
   it("wakes once or twice for two jobs ending 300 ms apart, never concurrently, and both notices are seen", async () => {

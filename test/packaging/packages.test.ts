@@ -43,9 +43,16 @@ async function pack(folder: string, destination: string): Promise<PackResult> {
   return (JSON.parse(result.stdout) as PackResult[])[0]!;
 }
 
-/** A fresh folder with the given tarballs and the peers installed, at the peer versions the repository uses. */
-async function install(folder: string, specs: string[], env: Record<string, string>): Promise<void> {
-  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "install-check", version: "1.0.0", private: true }));
+/**
+ * A fresh project with the given tarballs and the peers installed, at the peer versions the repository uses: a
+ * CommonJS project as `npm init -y` makes it, or an ES-module one (`"type": "module"`).
+ */
+async function install(folder: string, specs: string[], env: Record<string, string>, type: "commonjs" | "module"): Promise<void> {
+  const init = await run("npm", ["init", "-y"], folder);
+  if (init.code !== 0) throw new Error(`npm init -y in ${folder} failed:\n${init.stderr}`);
+  const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as Record<string, unknown>;
+  expect(manifest["type"] ?? "commonjs").toBe("commonjs");
+  if (type === "module") writeFileSync(join(folder, "package.json"), JSON.stringify({ ...manifest, type }));
   const peers = ["@langchain/core", "langchain"].map((name) => `${name}@${versionInRepository(name)}`);
   const result = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...specs, ...peers], folder, env);
   if (result.code !== 0) throw new Error(`npm install in ${folder} failed:\n${result.stderr.slice(-3000)}`);
@@ -73,8 +80,8 @@ beforeAll(async () => {
   kitDir = mkdtempSync(join(work, "kit-"));
   const toolsTarball = join(work, toolsPack.filename);
   await Promise.all([
-    install(toolsDir, [toolsTarball], NO_COMPILER),
-    install(kitDir, [join(work, kitPack.filename), toolsTarball], NO_COMPILER),
+    install(toolsDir, [toolsTarball], NO_COMPILER, "commonjs"),
+    install(kitDir, [join(work, kitPack.filename), toolsTarball], NO_COMPILER, "module"),
   ]);
 }, SETUP_TIMEOUT_MS);
 
@@ -148,6 +155,32 @@ describe("the tools package, installed without a C compiler", () => {
     } finally {
       unlinkSync(join(toolsDir, "node_modules/node-pty"));
     }
+  });
+});
+
+describe("langchain-exec-process from a CommonJS and from an ES-module project", () => {
+  const script = (load: string) => [
+    load,
+    'const { tools, dispose } = createExecTools({ agentName: "check" });',
+    "(async () => {",
+    '  const message = await tools[0].invoke({ type: "tool_call", id: "call-1", name: "exec", args: { command: "echo packaged" } });',
+    "  console.log(JSON.stringify({ text: message.content, status: message.artifact.status }));",
+    "  await dispose();",
+    "})();",
+  ].join("\n");
+
+  it("require()s the package and runs exec in a project made by npm init -y (Node >= 20.19: require of an ES module)", async () => {
+    writeFileSync(join(toolsDir, "require-check.js"), script('const { createExecTools } = require("langchain-exec-process");'));
+    const result = await run(process.execPath, ["require-check.js"], toolsDir);
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual({ text: "packaged", status: "completed" });
+  });
+
+  it("imports the package and runs exec in a project of type module", async () => {
+    writeFileSync(join(kitDir, "import-check.js"), script('import { createExecTools } from "langchain-exec-process";'));
+    const result = await run(process.execPath, ["import-check.js"], kitDir);
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual({ text: "packaged", status: "completed" });
   });
 });
 

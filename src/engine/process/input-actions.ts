@@ -16,7 +16,7 @@ function inputResult(session: Session, text: string): ToolResult<InputDetails> {
 /** Runs an input action on a session that passed the running-session guards of INPUT-04. */
 export async function sendInput(session: Session, call: InputCall,
 ): Promise<ToolResult<InputDetails> | ToolResult<ProcessFailureDetails>> {
-  if (!session.stdinWritable) return failure(messages.stdinNotWritable(session.id)); // INPUT-03
+  if (!session.stdinWritable) return failure(messages.stdinNotWritable(session.id), messages.STDIN_NOT_WRITABLE_HINT); // INPUT-03
   switch (call.action) {
     case "write": {
       const { data, eof } = call;

@@ -6,8 +6,8 @@ import type { ExitFields, ProcessFailureDetails, ToolDetails } from "../result-d
 import type { ToolResult } from "../types.js";
 
 /** PROC-04: every process failure has this shape. */
-export function failure(text: string): ToolResult<ProcessFailureDetails> {
-  return { content: [{ type: "text", text }], details: { status: "failed", error: text } };
+export function failure(text: string, hint?: string): ToolResult<ProcessFailureDetails> {
+  return { content: [{ type: "text", text }], details: { status: "failed", error: text, ...(hint !== undefined ? { hint } : {}) } };
 }
 
 export function result<Details extends ToolDetails>(text: string, details: Details): ToolResult<Details> {

@@ -1,0 +1,79 @@
+// The README's TypeScript snippets and the type fixture compile with `tsc --strict` against the sources (issue 25):
+// each ```ts block becomes a module of its own, with the names it uses from earlier blocks (model, tools, …)
+// declared; "langchain-exec-process" resolves to src/. One tsc run checks them all.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const TSC_TIMEOUT_MS = 300_000;
+
+/** Names a snippet may use from the blocks before it, and how they are declared when it does not declare them. */
+const CONTEXT: Record<string, string> = {
+  model: "declare const model: string;",
+  tools: 'declare const tools: import("langchain-exec-process").ExecTools["tools"];',
+  middleware: 'declare const middleware: import("langchain-exec-process").ExecTools["middleware"];',
+  toolkit: 'declare const toolkit: import("langchain-exec-process").ExecTools["toolkit"];',
+  dispose: 'declare const dispose: import("langchain-exec-process").ExecTools["dispose"];',
+  createAgent: 'import { createAgent } from "langchain";',
+  privateKey: "declare const privateKey: string;",
+  hostKey: "declare const hostKey: string;",
+};
+
+function typeScriptBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+}
+
+/** The identifiers a snippet declares itself: imports, const/let/function names, destructured names. */
+function declaredNames(code: string): Set<string> {
+  const names = new Set<string>();
+  const lists = [...code.matchAll(/(?:import(?:\s+type)?|const|let)\s*\{([^}]*)\}/g)].map((match) => match[1]!);
+  for (const list of lists) for (const part of list.split(",")) names.add(part.trim().split(/\s+as\s+|:\s*/).at(-1)!.trim());
+  for (const match of code.matchAll(/\b(?:const|let|function|class)\s+([A-Za-z_$][\w$]*)/g)) names.add(match[1]!);
+  return names;
+}
+
+function snippetModule(code: string): string {
+  const prose = code.replace(/\/\/.*$/gm, "");
+  const declared = declaredNames(code);
+  const context = Object.entries(CONTEXT)
+    .filter(([name]) => !declared.has(name) && new RegExp(`\\b${name}\\b`).test(prose))
+    .map(([, declaration]) => declaration);
+  return `${context.join("\n")}\n${code}\nexport {};\n`;
+}
+
+let work: string;
+beforeAll(() => {
+  mkdirSync(join(ROOT, ".scratch"), { recursive: true });
+  work = mkdtempSync(join(ROOT, ".scratch", "typecheck-"));
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+it("compiles every TypeScript snippet of the README and the type fixture under --strict, and nothing else fails", () => {
+  const blocks = typeScriptBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+  expect(blocks.length).toBeGreaterThanOrEqual(4);
+  blocks.forEach((code, index) => writeFileSync(join(work, `readme-${index + 1}.mts`), snippetModule(code)));
+  writeFileSync(join(work, "tsconfig.json"), JSON.stringify({
+    extends: "../../tsconfig.json",
+    compilerOptions: {
+      strict: true, noEmit: true, noUnusedLocals: false, noUnusedParameters: false, baseUrl: ".",
+      paths: { "langchain-exec-process": ["../../src/index.ts"], "langchain-exec-process/engine": ["../../src/engine/index.ts"] },
+    },
+    include: ["*.mts", "../../test/types/*.fixture.ts"],
+  }));
+  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", work], { encoding: "utf8" });
+  const report = tsc.stdout.replaceAll(`${relative(ROOT, work)}/`, "").replaceAll(`${work}/`, "");
+  expect(report, blocks.map((code, index) => `readme-${index + 1}.mts:\n${snippetModule(code)}`).join("\n")).toBe("");
+  expect(tsc.status).toBe(0);
+}, TSC_TIMEOUT_MS);
+
+it("declares for a snippet only the names it uses and does not declare itself", () => {
+  const module = snippetModule('import { createAgent } from "langchain";\nconst agent = createAgent({ model, tools });');
+  expect(module).toContain("declare const model");
+  expect(module).toContain("declare const tools");
+  expect(module).not.toContain("declare const middleware");
+  expect(module.match(/import \{ createAgent \}/g)).toHaveLength(1);
+});

@@ -1,0 +1,43 @@
+// Compiled by test/types/typecheck.test.ts (and by `tsc -p tsconfig.json`): every `@ts-expect-error` line must be an
+// error under --strict, and every other line must compile. Nothing here runs.
+import type { ToolMessage } from "@langchain/core/messages";
+import { createExecTools, ExecProcessError } from "../../src/index.js";
+
+const { toolkit } = createExecTools({ agentName: "types" });
+
+export async function toolsAreTypedByTheirSchemas(): Promise<void> {
+  // @ts-expect-error `comand` is no field of exec, and `command` is missing
+  await toolkit.exec.invoke({ comand: "x" });
+  // @ts-expect-error `yeldMs` is no field of exec
+  await toolkit.exec.invoke({ command: "x", yeldMs: 5 });
+  // @ts-expect-error yieldMs is a number
+  await toolkit.exec.invoke({ command: "x", yieldMs: "5" });
+  // @ts-expect-error `sesionId` is no field of process
+  await toolkit.process?.invoke({ action: "poll", sesionId: "x" });
+
+  const text: string = await toolkit.exec.invoke({ command: "echo hi", yieldMs: 1000 });
+  const message: ToolMessage = await toolkit.exec.invoke({ type: "tool_call", id: "1", name: "exec", args: { command: "echo hi" } });
+  const polled: string | undefined = await toolkit.process?.invoke({ action: "poll", sessionId: "x", timeout: "2000" });
+  // @ts-expect-error a ToolCall resolves to a ToolMessage, not a string
+  const notText: string = await toolkit.exec.invoke({ type: "tool_call", id: "2", name: "exec", args: { command: "echo hi" } });
+  void [text, message, polled, notText];
+}
+
+export function isNarrowsTheErrorData(error: unknown): void {
+  if (ExecProcessError.is(error, "env-blocked")) {
+    const blocked: string[] = error.data.blockedKeys;
+    const code: "env-blocked" = error.code;
+    void [blocked, code];
+  }
+  if (ExecProcessError.is(error, "invalid-input")) {
+    const paths: Array<Array<string | number>> = error.data.issues.map((issue) => issue.path);
+    // @ts-expect-error an invalid-input error has no blockedKeys
+    void error.data.blockedKeys;
+    void paths;
+  }
+  if (ExecProcessError.is(error)) {
+    // @ts-expect-error without a code, data is any code's: narrow on data.code first
+    void error.data.blockedKeys;
+    if (error.data.code === "invalid-host") void error.data.value;
+  }
+}
