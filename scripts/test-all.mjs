@@ -4,14 +4,19 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { busyCores, testPlan } from "./test-plan.mjs";
 
 const reports = "reports/test";
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
-const parallel = process.env.CONFORMANCE_PARALLEL ?? "8";
-const stdioParallel = process.env.CONFORMANCE_STDIO_PARALLEL ?? "8";
-// Upper-bound timing tolerance T (SPEC §0.8): generous here, so that a loaded CI machine cannot fail a timing bound.
-const tolerance = process.env.CONFORMANCE_TOLERANCE_MS ?? "1500";
+// Workers per run and the timing tolerance T (SPEC §0.8) follow the machine's cores and the work of others running
+// now (scripts/test-plan.mjs); each can be forced by its environment variable (README, Development).
+const plan = testPlan({ load: await busyCores() });
+console.log(`npm test on ${plan.cores} cores, ${plan.load.toFixed(1)} busy with other work: ${plan.inProcess} in-process, `
+  + `${plan.stdio} stdio, ${plan.throughHost} through-host, ${plan.mcp} MCP and ${plan.vitest} vitest workers; T ${plan.toleranceMs} ms`);
+const parallel = String(plan.inProcess);
+const stdioParallel = String(plan.stdio);
+const tolerance = String(plan.toleranceMs);
 const tally = { passed: 0, failed: 0, retried: 0 };
 const lines = [];
 
@@ -68,7 +73,7 @@ const stdioRun = ["conformance (stdio)", ["--parallel", stdioParallel, "--reuse"
 // missing). CONFORMANCE_THROUGH_HOST=0 leaves these runs out.
 const throughHostFeatures = ["exec_parameters", "exec_lifecycle", "exec_results", "process_actions", "poll", "log", "list",
   "input", "pty", "termination"].flatMap((name) => ["--paths", `features/${name}.feature`]);
-const throughHostParallel = process.env.CONFORMANCE_THROUGH_HOST_PARALLEL ?? "3";
+const throughHostParallel = String(plan.throughHost);
 const throughHostRuns = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : ["node", "sandbox"].map((host) => [
   `conformance (through ${host})`, ["--parallel", throughHostParallel, ...throughHostFeatures],
   ["scripts/conformance-through-host.mjs", host],
@@ -80,7 +85,7 @@ const throughHostRuns = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : ["no
 // it cannot be reused across scenarios). CONFORMANCE_MCP=0 leaves it out.
 const mcpFeatures = [...throughHostFeatures, "--paths", "features/notifications.feature"];
 const mcpRuns = process.env.CONFORMANCE_MCP === "0" ? [] : [[
-  "conformance (MCP)", ["--parallel", process.env.CONFORMANCE_MCP_PARALLEL ?? "2", ...mcpFeatures], ["scripts/conformance-mcp.mjs"],
+  "conformance (MCP)", ["--parallel", String(plan.mcp), ...mcpFeatures], ["scripts/conformance-mcp.mjs"],
 ]];
 
 // 1. Build (one check: dist/ and the kit's package in packages/conformance/), side by side with the conformance runs
@@ -94,7 +99,7 @@ const built = await buildRun;
 // does not delay the build).
 const lateRuns = [stdioRun, ...mcpRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
-const unitRun = run("unit tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+const unitRun = run("unit tests", "npx", ["vitest", "run", `--maxWorkers=${plan.vitest}`, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 // Issue 20: the attacks on the executors (test/security) again as a plain user; the unit run is root's in CI. Started
 // once the unit tests are done, so that the two runs of the same attacks do not load the machine at once.
 const securityDir = join(reports, "security-unprivileged");

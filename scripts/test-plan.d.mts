@@ -1,0 +1,9 @@
+export interface TestPlan {
+  inProcess: number; stdio: number; throughHost: number; mcp: number; vitest: number; toleranceMs: number;
+  cores: number; load: number;
+}
+export const BASELINE: Readonly<Omit<TestPlan, "cores" | "load">>;
+export const KNOBS: Readonly<Record<keyof Omit<TestPlan, "cores" | "load">, string>>;
+export function testPlan(machine?: { cores?: number; load?: number; env?: Record<string, string | undefined> }): TestPlan;
+/** Cores busy with others' work now, measured over `ms` (default 1000). */
+export function busyCores(ms?: number): Promise<number>;

@@ -1,0 +1,59 @@
+// How many workers each step of `npm test` gets, and the timing tolerance T, from the machine's cores and load
+// (issue 25): the defaults were tuned on an idle 2-core machine, where the conformance runs mostly wait on sleeping
+// commands; a busy machine gets fewer workers and a wider T, a bigger one more workers. Every value can be forced by
+// its environment variable (README, Development).
+import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+
+/** On an idle 2-core machine: workers per run, and T in ms. */
+export const BASELINE = Object.freeze({
+  inProcess: 8, stdio: 8, throughHost: 3, mcp: 2, vitest: 3, toleranceMs: 1500,
+});
+
+/** Each knob, by the environment variable that forces it. */
+export const KNOBS = Object.freeze({
+  inProcess: "CONFORMANCE_PARALLEL",
+  stdio: "CONFORMANCE_STDIO_PARALLEL",
+  throughHost: "CONFORMANCE_THROUGH_HOST_PARALLEL",
+  mcp: "CONFORMANCE_MCP_PARALLEL",
+  vitest: "VITEST_MAX_WORKERS",
+  toleranceMs: "CONFORMANCE_TOLERANCE_MS",
+});
+
+/**
+ * The plan for `cores` cores with a one-minute load average of `load` (work of others already running). The share of
+ * the machine left free, from a quarter to four times the baseline's two idle cores, scales the workers; T widens as
+ * the machine fills, never narrows below the baseline's.
+ */
+export function testPlan({ cores = availableParallelism(), load = loadavg()[0], env = process.env } = {}) {
+  const free = Math.max(cores - load, cores / 4);
+  const scale = Math.min(Math.max(free / 2, 0.25), 4);
+  const plan = {};
+  for (const [knob, base] of Object.entries(BASELINE)) {
+    const scaled = knob === "toleranceMs" ? Math.round(base * Math.max(1, cores / free)) : Math.max(1, Math.round(base * scale));
+    const forced = env[KNOBS[knob]];
+    plan[knob] = forced !== undefined && /^\d+$/.test(forced) && Number(forced) > 0 ? Number(forced) : scaled;
+  }
+  return { ...plan, cores, load: Math.round(load * 100) / 100 };
+}
+
+/**
+ * Cores busy with others' work now: measured over `ms` from /proc/stat, not the one-minute load average, which after
+ * `npm ci` still counts the install that just ended. Elsewhere, the load average.
+ */
+export async function busyCores(ms = 1000) {
+  const sample = () => {
+    const [, ...fields] = readFileSync("/proc/stat", "latin1").split("\n")[0].trim().split(/\s+/).map(Number);
+    const idle = fields[3] + (fields[4] ?? 0); // idle and iowait
+    return { idle, total: fields.reduce((sum, value) => sum + value, 0) };
+  };
+  try {
+    const before = sample();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const after = sample();
+    const total = after.total - before.total;
+    return total > 0 ? availableParallelism() * (1 - (after.idle - before.idle) / total) : 0;
+  } catch {
+    return loadavg()[0];
+  }
+}

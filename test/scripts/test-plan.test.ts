@@ -1,0 +1,40 @@
+// npm test's workers and T follow the machine (scripts/test-plan.mjs): the baseline on an idle 2-core machine.
+import { describe, expect, it } from "vitest";
+import { availableParallelism } from "node:os";
+import { BASELINE, busyCores, testPlan } from "../../scripts/test-plan.mjs";
+
+describe("testPlan", () => {
+  it("is the baseline on an idle 2-core machine", () => {
+    expect(testPlan({ cores: 2, load: 0, env: {} })).toEqual({ ...BASELINE, cores: 2, load: 0 });
+  });
+
+  it("halves the workers and doubles T on a 2-core machine with one core's work running", () => {
+    expect(testPlan({ cores: 2, load: 1, env: {} })).toEqual({
+      inProcess: 4, stdio: 4, throughHost: 2, mcp: 1, vitest: 2, toleranceMs: 3000, cores: 2, load: 1,
+    });
+  });
+
+  it("keeps a quarter of the machine's workers however high the load, and at least one worker", () => {
+    expect(testPlan({ cores: 2, load: 40, env: {} })).toEqual({
+      inProcess: 2, stdio: 2, throughHost: 1, mcp: 1, vitest: 1, toleranceMs: 6000, cores: 2, load: 40,
+    });
+  });
+
+  it("gives an idle 8-core machine four times the workers and the baseline's T", () => {
+    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 8, vitest: 12, toleranceMs: 1500 });
+  });
+
+  it("takes a forced value from its environment variable, and ignores one that is not a positive whole number", () => {
+    const plan = testPlan({ cores: 2, load: 0, env: { CONFORMANCE_PARALLEL: "3", CONFORMANCE_TOLERANCE_MS: "2500", VITEST_MAX_WORKERS: "0", CONFORMANCE_MCP_PARALLEL: "x" } });
+    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 2 });
+  });
+
+  it("measures busy cores between none and all of them, and sees a core kept busy", async () => {
+    const spin = (ms: number) => { const end = Date.now() + ms; while (Date.now() < end); };
+    const measuring = busyCores(300);
+    spin(250); // this process keeps one core busy during the measurement
+    const busy = await measuring;
+    expect(busy).toBeGreaterThanOrEqual(0.5);
+    expect(busy).toBeLessThanOrEqual(availableParallelism());
+  });
+});
