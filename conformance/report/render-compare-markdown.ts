@@ -4,7 +4,7 @@ import type { RuleVerdict } from "./compliance-matrix.js";
 import type { Comparison, ComparisonRow, RuleCounts } from "./compare-runs.js";
 import { ALL_RULES } from "./compare-runs.js";
 import { cell } from "./render-markdown.js";
-import { cucumberReportLink } from "./report-text.js";
+import { ruleInMatrixLink } from "./report-text.js";
 
 export function renderComparisonMarkdown(comparison: Comparison): string {
   const header = `| Rule | Profile | ${comparison.runs.map((run) => cell(run.name)).join(" | ")} |`;
@@ -33,7 +33,7 @@ function countsText(counts: RuleCounts): string {
 }
 
 function ruleLine(comparison: Comparison, row: ComparisonRow): string {
-  const cells = row.verdicts.map((verdict, index) => verdictCell(verdict, `${comparison.runs[index]?.href ?? "."}/${cucumberReportLink(row.id)}`));
+  const cells = row.verdicts.map((verdict, index) => verdictCell(verdict, `${comparison.runs[index]?.href ?? "."}/${ruleInMatrixLink(row.id)}`));
   return `| ${row.disagree ? `**${row.id}**` : row.id} | ${row.profile} | ${cells.join(" | ")} |`;
 }
 
