@@ -40,6 +40,8 @@ function assembleKit() {
   cpSync(join(ROOT, "features"), join(KIT, "features"), { recursive: true });
   mkdirSync(join(KIT, "docs"));
   copyFileSync(join(ROOT, "docs/SPEC.md"), join(KIT, "docs/SPEC.md"));
+  // The editions of the documentation page, which documentation.html shows sentence by sentence.
+  cpSync(join(ROOT, "docs/editions"), join(KIT, "docs/editions"), { recursive: true });
   copyFileSync(join(ROOT, "LICENSE"), join(KIT, "LICENSE"));
 }
 
