@@ -42,7 +42,7 @@ export function splitEdition(text: string): EditionBlock[] {
       blocks.push({ kind: tableHeader ? "heading" : "row", sentences: [cells.join(" | ")] });
       tableHeader = false;
     } else if (trimmed.startsWith(">")) {
-      blocks.push({ kind: "quote", sentences: splitSentences(trimmed.replace(/^(?:>\s*)+/, "")) });
+      blocks.push({ kind: "quote", sentences: splitSentences(trimmed.replace(/^(?:>\s*)+/, "").replace(/^#+\s*/, "")) });
     } else if (trimmed.startsWith("#")) {
       blocks.push({ kind: "heading", sentences: [trimmed.replace(/^#+\s*/, "")] });
     } else if (BULLET.test(line)) {

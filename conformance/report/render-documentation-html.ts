@@ -29,11 +29,13 @@ const SENTENCE_VERDICTS: readonly SentenceVerdict[] = ["passed", "failed", "skip
 
 const STYLE = `
 body { font: 16px/1.6 system-ui, sans-serif; margin: 0 auto; max-width: 860px; padding: 1rem; color: #1f2328; }
+.s, blockquote, .why, .about { overflow-wrap: anywhere; }
 header p { margin: .35rem 0; } nav.editions a { display: inline-block; margin: 0 .75rem .25rem 0; }
 section.edition { margin-top: 2.5rem; border-top: 3px solid #d0d7de; } section.edition > h2 { margin: .75rem 0 .25rem; }
 .about { color: #57606a; margin: 0 0 1rem; font-size: .95em; }
 .doc-h { font-size: 1.15rem; font-weight: 700; margin: 1.5rem 0 .25rem; } .label { margin: .75rem 0 .25rem; font-weight: 600; }
-ul.doc { padding-left: 1.25rem; margin: .25rem 0; } ul.doc > li { margin: .15rem 0; }
+ul.doc { list-style: none; padding-left: 0; margin: .25rem 0; } ul.doc > li { margin: .15rem 0; }
+ul.doc > li > .nn::before { content: "• "; }
 pre.doc { background: #f6f8fa; padding: .5rem; overflow-x: auto; margin: .25rem 0; }
 blockquote { margin: .5rem 0; padding: 0 .75rem; border-left: 3px solid #d0d7de; color: #57606a; }
 code { background: #f6f8fa; padding: 0 .2rem; border-radius: 3px; overflow-wrap: anywhere; }
@@ -48,8 +50,11 @@ blockquote.spec { color: #1f2328; font-size: 13.5px; }
 ul.scenarios { list-style: none; padding-left: .5rem; margin: .25rem 0; } ul.scenarios > li { margin: .2rem 0; }
 ul.scenarios summary { cursor: pointer; } .loc { font-size: 12px; color: #57606a; }
 .legend .v { margin-right: .35rem; } table.counts { border-collapse: collapse; margin: .5rem 0; font-size: 14px; }
-table.counts th, table.counts td { border: 1px solid #d0d7de; padding: .15rem .5rem; text-align: right; } table.counts th:first-child { text-align: left; }
-@media (max-width: 640px) { body { font-size: 15px; padding: .75rem; } .why { padding: .4rem .5rem; } table.counts { font-size: 12px; } }
+table.counts th, table.counts td { border: 1px solid #d0d7de; padding: .15rem .5rem; text-align: right; white-space: nowrap; } table.counts th:first-child { text-align: left; }
+@media (max-width: 640px) {
+  body { font-size: 15px; padding: .75rem; } h1 { font-size: 1.5rem; } .why { padding: .4rem .5rem; } table.counts { font-size: 12px; }
+  details.s { margin-left: .9rem; } ul.scenarios { padding-left: 0; } ol.steps { font-size: 12px; }
+}
 ${BADGE_CSS}
 ${STEPS_CSS}`;
 
