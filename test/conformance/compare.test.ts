@@ -81,7 +81,7 @@ describe("compareRuns", () => {
     expect(html.match(/<svg /g)).toHaveLength(3 * 3); // 2 chapters + all rules, 3 runs
     expect(html).toContain('aria-label="1/2 passed, 1 failed"');
     expect(html).toContain('<input type="checkbox" id="only-disagreements"> Show only rules where the implementations disagree (2)');
-    expect(html).toContain('<tr id="LIST-02" class="rule disagree">');
+    expect(html).toContain('<tr id="LIST-02" class="rule disagree"><td class="id"><a href="../ref/spec.html#LIST-02">LIST-02</a></td>');
     expect(html).toContain('<a href="../faulty/compliance.html#LIST-02"><span class="v v-failed">failed</span></a>');
     expect(html).toContain('<a href="../ref/cucumber.html">scenario report</a>');
   });
@@ -89,7 +89,7 @@ describe("compareRuns", () => {
   it("renders Markdown with the disagreeing rules first, verdicts as words", () => {
     const markdown = renderComparisonMarkdown(comparison);
     expect(markdown).toContain("## Rules where the implementations disagree\n\n| Rule | Profile | reference | stdio: faulty | partial-dir |\n|---|---|---|---|---|\n"
-      + "| **LIST-02** | upstream | [passed](../ref/compliance.html#LIST-02) | [**failed**](../faulty/compliance.html#LIST-02) | not run |");
+      + "| **[LIST-02](../ref/spec.html#LIST-02)** | upstream | [passed](../ref/compliance.html#LIST-02) | [**failed**](../faulty/compliance.html#LIST-02) | not run |");
     expect(markdown).toContain("| 7. `process` actions | 2/2 passed | 1/2 passed (1 failed) | 1/2 passed (1 not run) |");
   });
 
