@@ -9,7 +9,7 @@ import {
 import { splitEdition, type EditionBlock } from "./edition-sentences.js";
 import { escapeHtml, inlineMarkdown } from "./html-text.js";
 import { STEPS_CSS, scenarioLink, stepsHtml } from "./render-scenarios-html.js";
-import { VERDICT_LABELS, headlineSentence, ruleVerdictLabel, scenarioLocation, scenarioStatusLabel } from "./report-text.js";
+import { VERDICT_LABELS, headlineSentence, notApplicableLabel, ruleVerdictLabel, scenarioLocation, scenarioStatusLabel } from "./report-text.js";
 import { scenarioKey, type ScenarioStep } from "./scenario-steps.js";
 import { specLink } from "./spec-document.js";
 import { BADGE_CSS, verdictBadge } from "./verdict-badge.js";
@@ -176,13 +176,18 @@ function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, Matri
   if (!entry) return `<div class="s unmapped">${sentenceText(text)} ${verdictBadge("failed", "not in the documentation map")}</div>`;
   if (!isNormative(entry)) return `<div class="s nn" title="not normative: ${escapeHtml(entry.notNormative)}">${sentenceText(text)}</div>`;
   const outcome = outcomeOf(input.map, rows, entry);
+  const capabilities = sentenceRules(input.map, entry).flatMap((id) => {
+    const row = rows.get(id);
+    return row?.verdict === "not applicable" ? row.scenarios.flatMap((link) => link.capabilities ?? []) : [];
+  });
+  const label = outcome.verdict === "not applicable" && capabilities.length ? notApplicableLabel(capabilities) : sentenceVerdictLabel(outcome);
   const statements = entry.statements.map((id) => {
     const statement = input.map.statements[id];
     const sections = statement?.sections?.length ? ` (also ${statement.sections.map(escapeHtml).join("; ")}, not verified here)` : "";
     return `<p><strong>${id}</strong> <span class="statement" lang="en">${inlineMarkdown(statement?.text ?? "unknown statement")}</span>${sections}</p>`;
   });
   const rules = sentenceRules(input.map, entry).map((id) => ruleHtml(input, rows.get(id), id));
-  return `<details class="s"><summary>${sentenceText(text)}${verdictBadge(outcome.verdict, escapeHtml(sentenceVerdictLabel(outcome)))}</summary>
+  return `<details class="s"><summary>${sentenceText(text)}${verdictBadge(outcome.verdict, escapeHtml(label))}</summary>
 <div class="why" lang="en">${statements.join("")}${rules.join("\n")}</div></details>`;
 }
 
