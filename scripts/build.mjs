@@ -42,6 +42,8 @@ function assembleKit() {
   copyFileSync(join(ROOT, "docs/SPEC.md"), join(KIT, "docs/SPEC.md"));
   // The starter skeletons for implementations in other languages (PROTOCOL.md §8).
   cpSync(join(ROOT, "examples/python-starter"), join(KIT, "examples/python-starter"), { recursive: true });
+  // The editions of the documentation page, which documentation.html shows sentence by sentence.
+  cpSync(join(ROOT, "docs/editions"), join(KIT, "docs/editions"), { recursive: true });
   copyFileSync(join(ROOT, "LICENSE"), join(KIT, "LICENSE"));
 }
 

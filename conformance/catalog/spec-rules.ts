@@ -41,8 +41,30 @@ export function parseSpecRules(markdown: string): RuleEntry[] {
   return rules;
 }
 
-function firstSentence(statement: string): string {
-  const end = statement.search(/(?<!\be\.g|\bi\.e)\.(\s|$)/);
-  const sentence = end === -1 ? statement : statement.slice(0, end + 1);
-  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
+/** The statement up to its first full stop outside code spans, at most SUMMARY_MAX_CHARS, never cut inside a code span. */
+export function firstSentence(statement: string): string {
+  let sentence = "";
+  for (const part of statement.split(/(`[^`]*`)/)) {
+    if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
+      sentence += part;
+      continue;
+    }
+    const end = part.search(/(?<!\be\.g|\bi\.e)\.(\s|$)/);
+    if (end !== -1) return shorten(sentence + part.slice(0, end + 1));
+    sentence += part;
+  }
+  return shorten(sentence);
+}
+
+const SUMMARY_MAX_CHARS = 200;
+
+/** Cuts a long sentence at a space outside code spans and marks the cut with `…`. */
+function shorten(sentence: string): string {
+  if (sentence.length <= SUMMARY_MAX_CHARS) return sentence;
+  let kept = "";
+  for (const token of sentence.split(/(`[^`]*`|\s+)/).filter((part) => part !== "")) {
+    if ((kept + token).trimEnd().length > SUMMARY_MAX_CHARS - 1) break;
+    kept += token;
+  }
+  return `${kept.trimEnd() || sentence.slice(0, SUMMARY_MAX_CHARS - 1)}…`;
 }

@@ -10,6 +10,8 @@ export interface RunToCompare {
   href: string;
   /** Used when the matrix records no adapter name. */
   fallbackName: string;
+  /** The column's title given on the command line (`compare --name`): used instead of the adapter's name. */
+  name?: string;
 }
 
 export interface ComparedRun {
@@ -79,9 +81,9 @@ function countVerdicts(rows: readonly ComparisonRow[], runIndex: number): RuleCo
   return counts;
 }
 
-/** Adapter names; a name shared by several runs gets the run's directory appended. */
+/** Given names, else adapter names; a name shared by several runs gets the run's directory appended. */
 function nameRuns(runs: readonly RunToCompare[]): ComparedRun[] {
-  const names = runs.map((run) => run.matrix.run?.adapterName ?? run.fallbackName);
+  const names = runs.map((run) => run.name ?? run.matrix.run?.adapterName ?? run.fallbackName);
   return runs.map((run, index) => {
     const name = names[index] ?? run.fallbackName;
     const shared = names.filter((other) => other === name).length > 1;

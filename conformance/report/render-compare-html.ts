@@ -2,7 +2,8 @@
 import { RULE_VERDICTS } from "./compliance-matrix.js";
 import { ALL_RULES, type ChapterTotals, type Comparison, type ComparisonRow, type RuleCounts } from "./compare-runs.js";
 import { escapeHtml, inlineMarkdown } from "./render-html.js";
-import { cucumberReportLink } from "./report-text.js";
+import { ruleInMatrixLink } from "./report-text.js";
+import { specLink } from "./spec-document.js";
 import { BADGE_CSS, VERDICT_COLORS, verdictBadge } from "./verdict-badge.js";
 
 const BAR_WIDTH = 160;
@@ -114,8 +115,9 @@ function ruleRow(comparison: Comparison, row: ComparisonRow): string {
     const run = comparison.runs[index];
     const ran = verdict !== "not run" && verdict !== "no scenario";
     const badge = verdictBadge(verdict);
-    return `<td>${ran && run ? `<a href="${escapeHtml(`${run.href}/${cucumberReportLink(row.id)}`)}">${badge}</a>` : badge}</td>`;
+    return `<td>${ran && run ? `<a href="${escapeHtml(`${run.href}/${ruleInMatrixLink(row.id)}`)}">${badge}</a>` : badge}</td>`;
   });
-  return `<tr id="${row.id}" class="rule${row.disagree ? " disagree" : ""}"><td class="id">${row.id}</td><td>${row.profile}</td>`
+  const spec = `${comparison.runs[0]?.href ?? "."}/${specLink(row.id)}`;
+  return `<tr id="${row.id}" class="rule${row.disagree ? " disagree" : ""}"><td class="id"><a href="${escapeHtml(spec)}">${row.id}</a></td><td>${row.profile}</td>`
     + `<td class="summary">${inlineMarkdown(row.summary)}</td>${cells.join("")}</tr>`;
 }

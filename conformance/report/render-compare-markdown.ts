@@ -4,7 +4,8 @@ import type { RuleVerdict } from "./compliance-matrix.js";
 import type { Comparison, ComparisonRow, RuleCounts } from "./compare-runs.js";
 import { ALL_RULES } from "./compare-runs.js";
 import { cell } from "./render-markdown.js";
-import { cucumberReportLink } from "./report-text.js";
+import { ruleInMatrixLink } from "./report-text.js";
+import { specLink } from "./spec-document.js";
 
 export function renderComparisonMarkdown(comparison: Comparison): string {
   const header = `| Rule | Profile | ${comparison.runs.map((run) => cell(run.name)).join(" | ")} |`;
@@ -33,8 +34,10 @@ function countsText(counts: RuleCounts): string {
 }
 
 function ruleLine(comparison: Comparison, row: ComparisonRow): string {
-  const cells = row.verdicts.map((verdict, index) => verdictCell(verdict, `${comparison.runs[index]?.href ?? "."}/${cucumberReportLink(row.id)}`));
-  return `| ${row.disagree ? `**${row.id}**` : row.id} | ${row.profile} | ${cells.join(" | ")} |`;
+  const cells = row.verdicts.map((verdict, index) => verdictCell(verdict, `${comparison.runs[index]?.href ?? "."}/${ruleInMatrixLink(row.id)}`));
+  // The rule's SPEC text, in the first run's spec.html.
+  const id = `[${row.id}](${comparison.runs[0]?.href ?? "."}/${specLink(row.id)})`;
+  return `| ${row.disagree ? `**${id}**` : id} | ${row.profile} | ${cells.join(" | ")} |`;
 }
 
 function verdictCell(verdict: RuleVerdict | undefined, link: string): string {

@@ -1,18 +1,22 @@
 // compliance.html: the content of compliance.md as one standalone page (inline style and script, no external
-// assets). Rule ids and scenario names link into cucumber.html, which sits in the same report directory.
+// assets). Rule ids link to their text in spec.html and scenario names to scenarios.html, which sit in the same
+// report directory; a small link under each rule id opens its scenarios in cucumber.html.
 import { PROFILES } from "../catalog/spec-rules.js";
 import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
 import {
-  VERDICT_LABELS, cucumberReportLink, headlineSentence, isInCucumberReport, levelSentence, nextLevelSentence, scenarioLocation, scenarioStatusLabel,
+  cucumberReportLink, headlineSentence, isInCucumberReport, levelSentence, nextLevelSentence, ruleVerdictLabel, scenarioLocation, scenarioStatusLabel,
 } from "./report-text.js";
+import { scenarioLink } from "./render-scenarios-html.js";
+import { specLink } from "./spec-document.js";
 import { BADGE_CSS, verdictBadge } from "./verdict-badge.js";
+import { escapeHtml, inlineMarkdown } from "./html-text.js";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #1f2328; }
 h1 { margin-bottom: .25rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #d0d7de; }
 table { border-collapse: collapse; width: 100%; } th, td { border: 1px solid #d0d7de; padding: .35rem .5rem; vertical-align: top; text-align: left; }
 th { background: #f6f8fa; } td.n { text-align: right; } code { background: #f6f8fa; padding: 0 .2rem; border-radius: 3px; }
-td.id { white-space: nowrap; font-weight: 600; } ul { margin: 0; padding-left: 1rem; } li.also { color: #57606a; }
+td.id { white-space: nowrap; font-weight: 600; } a.cucumber { display: block; font-size: 11px; font-weight: 400; } ul { margin: 0; padding-left: 1rem; } li.also { color: #57606a; }
 ${BADGE_CSS}
 .divergence { margin: .25em 0 0; font-size: .85em; }
 @media (max-width: 640px) { table { display: block; overflow-x: auto; } }
@@ -68,23 +72,22 @@ ${rows}
 }
 
 function ruleRow(row: MatrixRow): string {
-  const linked = [...row.scenarios, ...row.alsoExercisedBy].some(isInCucumberReport);
-  const id = linked ? `<a href="${escapeHtml(cucumberReportLink(row.id))}">${row.id}</a>` : row.id;
   const items = [
-    ...row.scenarios.map((link) => `<li>${scenarioItem(row.id, link)}</li>`),
-    ...row.alsoExercisedBy.map((link) => `<li class="also">also ${scenarioItem(row.id, link)}${link.profile ? ` <code>@${link.profile}</code>` : ""}</li>`),
+    ...row.scenarios.map((link) => `<li>${scenarioItem(link)}</li>`),
+    ...row.alsoExercisedBy.map((link) => `<li class="also">also ${scenarioItem(link)}${link.profile ? ` <code>@${link.profile}</code>` : ""}</li>`),
   ];
-  return `<tr id="${row.id}" data-verdict="${row.verdict}"><td class="id">${id}</td><td>${row.profile}</td>`
-    + `<td>${inlineMarkdown(row.summary)}</td><td>${verdictBadge(row.verdict, escapeHtml(VERDICT_LABELS[row.verdict]))}`
+  const ran = [...row.scenarios, ...row.alsoExercisedBy].some(isInCucumberReport);
+  const cucumber = ran ? ` <a class="cucumber" href="${escapeHtml(cucumberReportLink(row.id))}" title="this rule's scenarios in cucumber.html">cucumber</a>` : "";
+  return `<tr id="${row.id}" data-verdict="${row.verdict}"><td class="id"><a href="${specLink(row.id)}">${row.id}</a>${cucumber}</td><td>${row.profile}</td>`
+    + `<td>${inlineMarkdown(row.summary)}</td><td>${verdictBadge(row.verdict, escapeHtml(ruleVerdictLabel(row)))}`
     + `${row.divergence ? `<p class="divergence">${escapeHtml(row.divergence)}</p>` : ""}</td>`
     + `<td>${items.length ? `<ul>${items.join("")}</ul>` : "—"}</td></tr>`;
 }
 
-function scenarioItem(ruleId: string, link: ScenarioLink): string {
-  const name = !isInCucumberReport(link)
-    ? escapeHtml(link.name)
-    : `<a href="${escapeHtml(cucumberReportLink(ruleId, link.astNodeId))}">${escapeHtml(link.name)}</a>`;
-  return `${verdictBadge(link.status, escapeHtml(scenarioStatusLabel(link)))} ${name} <code>${escapeHtml(scenarioLocation(link))}</code>`;
+/** The scenario's status and name, linked to it (expanded) in scenarios.html. */
+function scenarioItem(link: ScenarioLink): string {
+  return `${verdictBadge(link.status, escapeHtml(scenarioStatusLabel(link)))} <a href="${scenarioLink(link)}">${escapeHtml(link.name)}</a> `
+    + `<code>${escapeHtml(scenarioLocation(link))}</code>`;
 }
 
 function countsTable(matrix: ComplianceMatrix): string {
@@ -106,17 +109,9 @@ function runLine(matrix: ComplianceMatrix): string {
     : matrix.run.partial ? "feature files narrowed by <code>--paths</code>" : "all scenarios selected");
   if (matrix.run?.passedOnlyOnRetry) parts.push(`${matrix.run.passedOnlyOnRetry} scenarios passed only on retry`);
   parts.push(`from <code>messages.ndjson</code>`, `full report: <a href="cucumber.html">cucumber.html</a>`,
+    `the documentation sentence by sentence: <a href="documentation.html">documentation.html</a>`,
     `verdicts as described in <code>conformance/INTERPRETING.md</code>`);
   return `${parts.join(" · ")}.`;
 }
 
-/** Code spans become `<code>`, `*text*` becomes `<em>`; everything else is escaped. */
-export function inlineMarkdown(text: string): string {
-  return text.split(/(`[^`]*`)/).map((part, index) => (index % 2 === 1
-    ? `<code>${escapeHtml(part.slice(1, -1))}</code>`
-    : escapeHtml(part).replace(/\*([^*\s][^*]*)\*/g, "<em>$1</em>"))).join("");
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
+export { escapeHtml, inlineMarkdown } from "./html-text.js";

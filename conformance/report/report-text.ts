@@ -1,6 +1,6 @@
 // The wording shared by compliance.md, compliance.html and the CLI line: verdict marks, the level sentence and
 // links into cucumber.html.
-import type { ComplianceMatrix, RuleVerdict, ScenarioLink } from "./compliance-matrix.js";
+import type { ComplianceMatrix, MatrixRow, RuleVerdict, ScenarioLink } from "./compliance-matrix.js";
 import type { ScenarioStatus } from "./scenario-results.js";
 
 export const VERDICT_MARKS: Record<RuleVerdict, string> = {
@@ -26,11 +26,24 @@ export const VERDICT_LABELS: Record<RuleVerdict, string> = {
 
 export function scenarioStatusLabel(link: Pick<ScenarioLink, "status" | "cucumberStatus" | "capabilities">): string {
   const status: ScenarioStatus = link.status;
-  if (status === "not applicable" && link.capabilities?.length) return `not applicable (needs ${link.capabilities.join(", ")})`;
+  if (status === "not applicable" && link.capabilities?.length) return notApplicableLabel(link.capabilities);
   if (status === "failed" && link.cucumberStatus && link.cucumberStatus !== "FAILED") {
     return `failed (${link.cucumberStatus === "UNKNOWN" ? "did not finish" : link.cucumberStatus.toLowerCase()})`;
   }
   return status;
+}
+
+/** A rule's verdict in words; not applicable names the capabilities its scenarios need. */
+export function ruleVerdictLabel(row: Pick<MatrixRow, "verdict" | "scenarios">): string {
+  if (row.verdict !== "not applicable") return VERDICT_LABELS[row.verdict];
+  const capabilities = row.scenarios.filter((link) => link.status === "not applicable").flatMap((link) => link.capabilities ?? []);
+  return capabilities.length ? notApplicableLabel(capabilities) : VERDICT_LABELS[row.verdict];
+}
+
+/** "not applicable (capability pty missing)": the adapter lacks the capability of a tag such as `@pty`. */
+export function notApplicableLabel(capabilityTags: readonly string[]): string {
+  const names = [...new Set(capabilityTags.map((tag) => tag.replace(/^@/, "")))];
+  return `not applicable (capability ${names.join(" or ")} missing)`;
 }
 
 /** `features/poll.feature:42`, or the file alone when the line is unknown. */
@@ -45,6 +58,9 @@ export function scenarioLocation(link: Pick<ScenarioLink, "uri" | "line">): stri
 export function cucumberReportLink(ruleId: string, astNodeId?: string): string {
   return `cucumber.html?query=${encodeURIComponent(`@${ruleId}`)}${astNodeId ? `#${encodeURIComponent(astNodeId)}` : ""}`;
 }
+
+/** A rule's row in compliance.html, which links to its SPEC text and to each of its scenarios, expanded. */
+export const ruleInMatrixLink = (ruleId: string): string => `compliance.html#${ruleId}`;
 
 /** True when the scenario ran, so cucumber.html shows it (scenarios that did not run are not in that report). */
 export function isInCucumberReport(link: Pick<ScenarioLink, "status">): boolean {

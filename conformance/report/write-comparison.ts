@@ -12,14 +12,19 @@ export interface ComparisonFiles {
   comparison: Comparison;
 }
 
-export function writeComparison(reportDirs: readonly string[], outDir: string): ComparisonFiles {
+/** `names`, when given, title the runs' columns in order (one per report directory). */
+export function writeComparison(reportDirs: readonly string[], outDir: string, names: readonly string[] = []): ComparisonFiles {
+  if (names.length > 0 && names.length !== reportDirs.length) {
+    throw new Error(`compare got ${names.length} --name for ${reportDirs.length} report directories: give one --name per directory, in the same order.`);
+  }
   const out = resolve(outDir);
-  const runs = reportDirs.map((dir) => {
+  const runs = reportDirs.map((dir, index) => {
     const path = join(resolve(dir), "compliance.json");
     if (!existsSync(path)) throw new Error(`${dir} holds no compliance.json: give the --report directory of a kit run.`);
     const matrix = JSON.parse(readFileSync(path, "utf8")) as ComplianceMatrix;
     if (matrix.schemaVersion !== 1 || !Array.isArray(matrix.rows)) throw new Error(`${path} is not a compliance matrix of this kit (schemaVersion 1).`);
-    return { matrix, href: relative(out, resolve(dir)).split("\\").join("/") || ".", fallbackName: basename(resolve(dir)) };
+    const name = names[index];
+    return { matrix, href: relative(out, resolve(dir)).split("\\").join("/") || ".", fallbackName: basename(resolve(dir)), ...(name ? { name } : {}) };
   });
   const comparison = compareRuns(runs);
   mkdirSync(out, { recursive: true });

@@ -29,7 +29,11 @@ Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
   const tags = pickle.tags.map((tag) => tag.name);
   for (const tag of tags) {
     const capability = CAPABILITY_TAGS[tag];
-    if (capability && !this.hasCapability(capability)) return "skipped";
+    if (capability && !this.hasCapability(capability)) {
+      // Shown in cucumber.html under the skipped scenario, which would otherwise read as a bare SKIPPED.
+      this.log(`not applicable (capability ${capability} missing)`);
+      return "skipped";
+    }
   }
   this.pty = tags.includes("@pty");
   const root = realpathSync(mkdtempSync(join(tmpdir(), "exec-conformance-")));

@@ -61,6 +61,14 @@ describe("compareRuns", () => {
     expect(totals[ALL_RULES]?.[2]).toMatchObject({ rules: 4, passed: 1, skipped: 1, "not run": 2 });
   });
 
+  it("titles a column with the name given for it (compare --name) instead of the adapter's name", () => {
+    const named = compareRuns([
+      { matrix: reference, href: "../ref", fallbackName: "ref" },
+      { matrix: faulty, href: "../faulty", fallbackName: "faulty", name: "Python starter" },
+    ]);
+    expect(named.runs.map((run) => run.name)).toEqual(["reference", "Python starter"]);
+  });
+
   it("appends the directory to a name that several runs share", () => {
     const twice = compareRuns([{ matrix: reference, href: "../a", fallbackName: "a" }, { matrix: reference, href: "../b", fallbackName: "b" }]);
     expect(twice.runs.map((run) => run.name)).toEqual(["reference (../a)", "reference (../b)"]);
@@ -73,15 +81,15 @@ describe("compareRuns", () => {
     expect(html.match(/<svg /g)).toHaveLength(3 * 3); // 2 chapters + all rules, 3 runs
     expect(html).toContain('aria-label="1/2 passed, 1 failed"');
     expect(html).toContain('<input type="checkbox" id="only-disagreements"> Show only rules where the implementations disagree (2)');
-    expect(html).toContain('<tr id="LIST-02" class="rule disagree">');
-    expect(html).toContain('<a href="../faulty/cucumber.html?query=%40LIST-02"><span class="v v-failed">failed</span></a>');
+    expect(html).toContain('<tr id="LIST-02" class="rule disagree"><td class="id"><a href="../ref/spec.html#LIST-02">LIST-02</a></td>');
+    expect(html).toContain('<a href="../faulty/compliance.html#LIST-02"><span class="v v-failed">failed</span></a>');
     expect(html).toContain('<a href="../ref/cucumber.html">scenario report</a>');
   });
 
   it("renders Markdown with the disagreeing rules first, verdicts as words", () => {
     const markdown = renderComparisonMarkdown(comparison);
     expect(markdown).toContain("## Rules where the implementations disagree\n\n| Rule | Profile | reference | stdio: faulty | partial-dir |\n|---|---|---|---|---|\n"
-      + "| **LIST-02** | upstream | [passed](../ref/cucumber.html?query=%40LIST-02) | [**failed**](../faulty/cucumber.html?query=%40LIST-02) | not run |");
+      + "| **[LIST-02](../ref/spec.html#LIST-02)** | upstream | [passed](../ref/compliance.html#LIST-02) | [**failed**](../faulty/compliance.html#LIST-02) | not run |");
     expect(markdown).toContain("| 7. `process` actions | 2/2 passed | 1/2 passed (1 failed) | 1/2 passed (1 not run) |");
   });
 
@@ -117,7 +125,14 @@ describe("exec-process-conformance compare", () => {
     expect(readFileSync(join(dir, "out/comparison.md"), "utf8")).toContain("[compliance matrix](../faulty/compliance.md)");
   });
 
+  it("titles the columns with --name, one per report directory in order", async () => {
+    expect(await main(["compare", join(dir, "ref"), join(dir, "faulty"), "--out", join(dir, "named"), "--name", "Reference", "--name", "Faulty (stdio)"])).toBe(0);
+    expect(readFileSync(join(dir, "named/comparison.md"), "utf8")).toContain("| Rule | Profile | Reference | Faulty (stdio) |");
+    expect(readFileSync(join(dir, "named/comparison.html"), "utf8")).toContain('<th class="run" title="Faulty (stdio)">Faulty (stdio)</th>');
+  });
+
   it.each([
+    [["compare", "a", "b", "--out", "x", "--name", "only one"], "compare got 1 --name for 2 report directories: give one --name per directory, in the same order."],
     [["compare", "only-one", "--out", "x"], "compare takes two or more report directories (got 1)."],
     [["compare", "a", "b"], "compare needs --out <dir>: where to write comparison.html and comparison.md."],
   ])("refuses %j with exit code 2 and a clear text", async (argv, text) => {

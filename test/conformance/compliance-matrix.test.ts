@@ -9,7 +9,7 @@ import type { RuleEntry } from "../../conformance/catalog/spec-rules.js";
 import { main } from "../../conformance/cli.js";
 import { buildComplianceMatrix, deriveVerdict, type ComplianceMatrix, type RuleVerdict } from "../../conformance/report/compliance-matrix.js";
 import { escapeHtml, inlineMarkdown, renderHtml } from "../../conformance/report/render-html.js";
-import { cell, renderMarkdown, ruleRow } from "../../conformance/report/render-markdown.js";
+import { cell, renderMarkdown, ruleSection } from "../../conformance/report/render-markdown.js";
 import { levelSentence, nextLevelSentence } from "../../conformance/report/report-text.js";
 import { collectScenarioResults, parseMessageStream, type ScenarioResult, type ScenarioStatus } from "../../conformance/report/scenario-results.js";
 import { parseDivergences } from "../../conformance/report/divergences.js";
@@ -189,32 +189,32 @@ describe("the compliance matrix of a small run", () => {
     expect(matrix.chapters).toEqual(["1. Settings", "2. Other"]);
   });
 
-  it("writes one Markdown row per rule with its verdict and scenarios", () => {
+  it("writes one Markdown section per rule with its verdict, its link to the SPEC text and its scenarios", () => {
     const markdown = renderMarkdown(matrix);
-    expect(markdown).toContain("**Level reached: Documented + compatibility (1 rule not applicable: capability missing)** (SPEC §0.4)");
+    expect(markdown).toContain("**Level reached: Documented + compatibility (1 rule not applicable: capability missing)** (SPEC\n§0.4)");
     expect(markdown).toContain("| doc | 3 | 2 | 0 | 0 | 0 | 1 | 0 | 0 |");
     expect(markdown).toContain("| **all** | 6 | 3 | 1 | 0 | 0 | 1 | 0 | 1 |");
-    expect(markdown).toContain("## 2. Other\n\n| Rule | Profile | Summary | Verdict | Scenarios |\n|---|---|---|---|---|\n| SET-06 | upstream | Summary of SET-06. | ∅ no scenario | — |");
-    const row = (id: string) => ruleRow(matrix.rows.find((candidate) => candidate.id === id)!);
-    expect(row("SET-01")).toBe(
-      "| [SET-01](cucumber.html?query=%40SET-01) | doc | Summary of SET-01. | ✅ passed | ✅ doc passes (`features/fixture.feature:10`)"
-      + "<br>also ❌ upstream pins SET-01 and fails (`features/fixture.feature:20`) @upstream |",
-    );
-    expect(row("SET-02")).toBe(
-      "| [SET-02](cucumber.html?query=%40SET-02) | doc | Summary of SET-02. | ➖ not applicable (capability missing) | "
-      + "➖ pty scenario (`features/fixture.feature:30`) — not applicable (needs @pty) |",
-    );
-    expect(row("SET-03")).toBe(
-      "| [SET-03](cucumber.html?query=%40SET-03) | doc | Summary of SET-03. | ✅ passed | "
-      + "⏸️ slow doc scenario (`features/fixture.feature:40`)<br>✅ fast doc scenario (`features/fixture.feature:50`) |",
-    );
+    expect(markdown).toContain("## 2. Other\n\n### [SET-06](spec.html#SET-06) · upstream · ∅ no scenario\n\nSummary of SET-06.\n\nNo scenario.\n");
+    const section = (id: string) => ruleSection(matrix.rows.find((candidate) => candidate.id === id)!).join("\n");
+    expect(section("SET-01")).toBe([
+      "### [SET-01](spec.html#SET-01) · doc · ✅ passed", "", "Summary of SET-01.", "",
+      "- ✅ doc passes (`features/fixture.feature:10`)",
+      "- also ❌ upstream pins SET-01 and fails (`features/fixture.feature:20`) @upstream",
+    ].join("\n"));
+    expect(section("SET-02")).toBe([
+      "### [SET-02](spec.html#SET-02) · doc · ➖ not applicable (capability pty missing)", "", "Summary of SET-02.", "",
+      "- ➖ pty scenario (`features/fixture.feature:30`) — not applicable (capability pty missing)",
+    ].join("\n"));
+    expect(section("SET-03")).toContain("- ⏸️ slow doc scenario (`features/fixture.feature:40`)\n- ✅ fast doc scenario (`features/fixture.feature:50`)");
   });
 
-  it("renders a standalone HTML page whose scenarios link into cucumber.html", () => {
+  it("renders a standalone HTML page whose rules link to their SPEC text and whose scenarios open expanded in scenarios.html", () => {
     const html = renderHtml(matrix);
     expect(html).toMatch(/^<!DOCTYPE html>/);
     expect(html).not.toMatch(/<(?:link|script|img)[^>]+(?:src|href)=/);
-    expect(html).toContain('<a href="cucumber.html?query=%40SET-01#node-doc%20passes">doc passes</a> <code>features/fixture.feature:10</code>');
+    expect(html).toContain('<td class="id"><a href="spec.html#SET-01">SET-01</a> <a class="cucumber" href="cucumber.html?query=%40SET-01"');
+    expect(html).toContain('<a href="scenarios.html#s-features-fixture-feature-10">doc passes</a> <code>features/fixture.feature:10</code>');
+    expect(html).toContain('<span class="v v-not-applicable">not applicable (capability pty missing)</span>');
     expect(html).toContain('<tr id="SET-05" data-verdict="failed">');
     expect(html).toContain("Level reached: <strong>Documented + compatibility (1 rule not applicable: capability missing)</strong>");
   });
@@ -245,7 +245,7 @@ describe("known divergences (--divergences)", () => {
   it("still does not claim the level, and renders the note", () => {
     expect(matrix.level).toBe("none");
     expect(matrix.nextLevel).toEqual({ name: "Documented", blockedBy: { failed: 1, diverges: 1 } });
-    expect(renderMarkdown(matrix)).toContain(`diverges (explained): ${note}`);
+    expect(renderMarkdown(matrix)).toContain(`### [SET-01](spec.html#SET-01) · doc · ⚠️ diverges (explained)\n\nSummary of SET-01.\n\nDivergence (explained): ${note}`);
     expect(renderHtml(matrix)).toContain('<tr id="SET-01" data-verdict="diverges">');
   });
 
@@ -427,8 +427,8 @@ describe("a kit run with --report", () => {
     expect(readFileSync(join(dir, "report/compliance.html"), "utf8")).toContain("Implementation <strong>fixture</strong> · Generated ");
   });
 
-  it("writes the three matrix files next to the cucumber reports", () => {
-    for (const file of ["compliance.md", "compliance.html", "compliance.json", "cucumber.html", "messages.ndjson"]) {
+  it("writes the three matrix files and the pages they link to next to the cucumber reports", () => {
+    for (const file of ["compliance.md", "compliance.html", "compliance.json", "spec.html", "scenarios.html", "documentation.html", "cucumber.html", "messages.ndjson"]) {
       expect(readFileSync(join(dir, "report", file), "utf8").length).toBeGreaterThan(0);
     }
     expect(readFileSync(join(dir, "report/compliance.md"), "utf8")).toContain("tag expression `(not @slow)`");
@@ -444,6 +444,21 @@ describe("a kit run with --report", () => {
     expect(row("SET-02").verdict).toBe("failed");
     expect(row("SET-06").scenarios.find((link) => link.uri.endsWith("fixture.feature"))?.status).toBe("not run");
     expect(readMatrix().level).toBe("none");
+  });
+
+  it("says in cucumber.html why a scenario was skipped: the capability the adapter lacks", () => {
+    const messages = parseMessageStream(readFileSync(join(dir, "report/messages.ndjson"), "utf8"));
+    const logs = messages.flatMap((envelope) => (envelope.attachment ? [envelope.attachment.body] : []));
+    expect(logs).toEqual(["not applicable (capability pty missing)"]);
+  });
+
+  it("shows every scenario expanded in scenarios.html, with its steps and the failing step's message", () => {
+    const html = readFileSync(join(dir, "report/scenarios.html"), "utf8");
+    const failing = html.slice(html.indexOf('<article id="s-'), html.length).split("</article>")
+      .find((article) => article.includes("a failing doc scenario")) ?? "";
+    expect(failing).toMatch(/<span class="kw">When<\/span> exec runs &quot;echo hi&quot;/);
+    expect(failing).toMatch(/<li class="failed"><span class="kw">Then<\/span> the text is &quot;bye&quot;<pre class="error">/);
+    expect(html).toContain('<span class="v v-not-applicable">not applicable (capability pty missing)</span> a pty scenario the adapter cannot run');
   });
 
   it("reports the kit's own scenarios that the run did not load as not run", () => {

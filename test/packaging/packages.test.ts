@@ -105,7 +105,7 @@ describe("npm pack", () => {
     expect(paths).toEqual(expect.arrayContaining([
       "conformance/bin.mjs", "conformance/cli.js", "conformance/index.d.ts", "conformance/stdio-server.mjs",
       "conformance/adapters/stdio-server.js", "conformance/PROTOCOL.md", "step-definitions/support/hooks.js",
-      KIT_FEATURE, "docs/SPEC.md", "LICENSE", "README.md",
+      KIT_FEATURE, "docs/SPEC.md", "docs/editions/zh.md", "conformance/catalog/documentation-map.json", "LICENSE", "README.md",
     ]));
   });
 });
