@@ -28,9 +28,11 @@ export const statusPath = (marker: string): string => `${STATUS_DIR}/${marker}`;
 const OOM_COUNT = 'oom() { c=0; for x in /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control; do ' +
   '[ -r "$x" ] || continue; while read -r k v; do [ "$k" = oom_kill ] && c=$v; done <"$x"; break; done; }';
 
-/** `/bin/sh -c WRAPPER sh <marker> <workdir> <command>`. Exit status: the command's; see the module comment. */
+/** `/bin/sh -c WRAPPER sh <marker> <workdir> <pty|pipe> <command>`. Exit status: the command's; see the module comment. */
 export const WRAPPER = [
-  `m=$1; f=${STATUS_DIR}/$1; d=$2; shift 2`,
+  // A terminal gets its size once the exec runs (Docker before API 1.42 ignores ConsoleSize): the wrapper waits for
+  // the executor's go line, sent after the resize. Its echo comes before the frame, and what precedes it is dropped.
+  `m=$1; f=${STATUS_DIR}/$1; d=$2; [ "$3" = pty ] && read -r _; shift 3`,
   "printf '\\036%s:%s\\036' \"$m\" \"$$\"",
   OOM_COUNT,
   "oom; a=$c; g=",
@@ -46,9 +48,12 @@ export const WRAPPER = [
   'exit "$s"',
 ].join("\n");
 
-export function wrapperCommand(marker: string, workdir: string, command: string): string[] {
-  return ["/bin/sh", "-c", WRAPPER, "sh", marker, workdir, command];
+export function wrapperCommand(marker: string, workdir: string, pty: boolean, command: string): string[] {
+  return ["/bin/sh", "-c", WRAPPER, "sh", marker, workdir, pty ? "pty" : "pipe", command];
 }
+
+/** What the kill script prints once it ran: without it, the exec never started (pidsLimit reached, engine gone). */
+export const KILL_DONE = "ok";
 
 /**
  * Signals every process group of the command's session (its own and those its jobs made, PTY-08), found in /proc,
@@ -60,7 +65,7 @@ export const KILL_SCRIPT = [
   '  [ "$4" = "$s" ] && [ "$3" != "$s" ] && case " $gs " in *" $3 "*) ;; *) gs="$gs $3" ;; esac',
   'done',
   'for g in $gs; do kill -s "$n" -- "-$g" 2>/dev/null; done',
-  'kill -s "$n" -- "-$s" 2>/dev/null; true',
+  'kill -s "$n" -- "-$s" 2>/dev/null; echo ok',
 ].join("\n");
 
 export function killCommand(pid: number, signal: "SIGTERM" | "SIGKILL"): string[] {

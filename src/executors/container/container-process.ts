@@ -6,7 +6,7 @@ import { TERMINAL_EOF, TERMINAL_SIZE, type ExecutorProcess } from "../../engine/
 import * as messages from "../../engine/messages.js";
 import { createQueuedProcess } from "../executor-process.js";
 import { createPreambleReader } from "../ssh/preamble-reader.js";
-import { killCommand, newMarker, parseOutcome, statusCommand, wrapperCommand } from "./command-wrapper.js";
+import { KILL_DONE, killCommand, newMarker, parseOutcome, statusCommand, wrapperCommand } from "./command-wrapper.js";
 import { execExitCode, execOnce } from "./exec-call.js";
 
 export interface ContainerCommand {
@@ -27,12 +27,15 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   const marker = newMarker();
   const { docker, container, pty } = spec;
   const exec = await container.exec({
-    Cmd: wrapperCommand(marker, spec.workdir, spec.command), Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
+    Cmd: wrapperCommand(marker, spec.workdir, pty, spec.command), Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
     AttachStdin: pty, AttachStdout: true, AttachStderr: true, Tty: pty,
     ...(pty ? { ConsoleSize: [TERMINAL_SIZE.rows, TERMINAL_SIZE.cols] } : {}),
   } as Dockerode.ExecCreateOptions);
   const stream = await exec.start({ hijack: true, stdin: pty, Tty: pty }) as Duplex;
-  if (pty) void exec.resize({ h: TERMINAL_SIZE.rows, w: TERMINAL_SIZE.cols }).catch(() => undefined);
+  if (pty) {
+    await exec.resize({ h: TERMINAL_SIZE.rows, w: TERMINAL_SIZE.cols }).catch(() => undefined);
+    stream.write("\n"); // the wrapper's go line (command-wrapper.ts)
+  }
   const { process, events } = createQueuedProcess();
   let pid: number | undefined;
   let finished = false;
@@ -72,7 +75,11 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
     process.pid = pid;
     const groupPid = pid;
     process.kill = (signal) => {
-      if (!finished) void execOnce(docker, container, killCommand(groupPid, signal));
+      if (finished) return;
+      // A container at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container.
+      void execOnce(docker, container, killCommand(groupPid, signal)).then((said) => {
+        if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
+      });
     };
   }
   if (pty) {
