@@ -1,5 +1,6 @@
-// Containers an executor left behind when its process died without removing them (issue 21): any of this
-// package's containers that no longer runs, and those whose owner process on this machine is gone.
+// Containers an executor left behind when its process died without removing them (issue 21): those whose owner
+// process on this machine is gone. A container that does not run (yet) may be another live executor's, just created:
+// the state alone proves nothing, and one that stopped is removed by the engine itself (AutoRemove).
 import { hostname } from "node:os";
 import type Dockerode from "dockerode";
 import { EXECUTOR_LABEL, OWNER_LABEL } from "./container-spec.js";
@@ -24,7 +25,7 @@ export function ownerGone(owner: string | undefined): boolean {
 /** Removes the leftovers; resolves with how many were removed. Errors of single removals are ignored. */
 export async function removeLeftovers(docker: Dockerode): Promise<number> {
   const containers = await docker.listContainers({ all: true, filters: JSON.stringify({ label: [EXECUTOR_LABEL] }) });
-  const leftovers = containers.filter((info) => info.State !== "running" || ownerGone(info.Labels[OWNER_LABEL]));
+  const leftovers = containers.filter((info) => ownerGone(info.Labels[OWNER_LABEL]));
   const removed = await Promise.all(leftovers.map((info) => docker.getContainer(info.Id).remove({ force: true }).then(() => 1, () => 0)));
   return removed.reduce<number>((sum, one) => sum + one, 0);
 }
