@@ -1,12 +1,15 @@
 // The reference adapter with every exec call sent to a real host executor (issue 13): CONFORMANCE_HOST=sandbox runs
 // the commands in bubblewrap, CONFORMANCE_HOST=node over SSH to the node described by SSH_FIXTURE (JSON: host, port,
-// username, privateKey, hostKey; scripts/sshd-fixture.mjs provides one). A call that names its own host keeps it.
+// username, privateKey, hostKey; scripts/sshd-fixture.mjs provides one), CONFORMANCE_HOST=container in containers of
+// the dockerd described by DOCKER_FIXTURE (JSON: socketPath, image; scripts/docker-daemon.mjs), registered as the
+// sandbox host, one executor per scenario (its workspace is the scenario's folder). A call that names its own host
+// keeps it.
 // Rules that cannot hold through an executor are listed, with reasons, in through-host-exclusions.json.
 import type { AdapterInstance, ConformanceAdapter, StartOptions } from "../adapter.js";
-import { createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/index.js";
+import { createContainerExecutor, createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/index.js";
 import { startReference, type ReferenceInstance } from "./reference.js";
 
-type Host = "sandbox" | "node";
+type Host = "sandbox" | "node" | "container";
 
 export default function createThroughHostAdapter(): ConformanceAdapter {
   const host = readHost(process.env["CONFORMANCE_HOST"]);
@@ -18,8 +21,8 @@ export default function createThroughHostAdapter(): ConformanceAdapter {
 }
 
 function readHost(value: string | undefined): Host {
-  if (value === "sandbox" || value === "node") return value;
-  throw new Error(`CONFORMANCE_HOST must be "sandbox" or "node" for the through-host adapter (got "${value ?? ""}").`);
+  if (value === "sandbox" || value === "node" || value === "container") return value;
+  throw new Error(`CONFORMANCE_HOST must be "sandbox", "node" or "container" for the through-host adapter (got "${value ?? ""}").`);
 }
 
 /** How long the worker's executor outlives its last scenario: the next scenario reuses its SSH connection, and the
@@ -27,7 +30,7 @@ function readHost(value: string | undefined): Host {
 const IDLE_CLOSE_MS = 1_000;
 let shared: { host: Host; executor: HostExecutor; users: number; idleTimer?: NodeJS.Timeout } | undefined;
 
-function acquireExecutor(host: Host): HostExecutor {
+function acquireExecutor(host: Exclude<Host, "container">): HostExecutor {
   if (shared?.host !== host) shared = { host, executor: createExecutor(host), users: 0 };
   clearTimeout(shared.idleTimer);
   shared.users += 1;
@@ -46,6 +49,7 @@ function releaseExecutor(): void {
 }
 
 async function startThroughHost(host: Host, options: StartOptions): Promise<AdapterInstance> {
+  if (host === "container") return startInContainers(options);
   const executor = acquireExecutor(host);
   let instance: ReferenceInstance;
   try {
@@ -66,9 +70,33 @@ async function startThroughHost(host: Host, options: StartOptions): Promise<Adap
   };
 }
 
+async function startInContainers(options: StartOptions): Promise<AdapterInstance> {
+  const raw = process.env["DOCKER_FIXTURE"];
+  if (!raw) throw new Error("CONFORMANCE_HOST=container needs DOCKER_FIXTURE (run the kit through scripts/docker-daemon.mjs).");
+  const { socketPath, image } = JSON.parse(raw) as { socketPath: string; image: string };
+  // The kit's scenario folders belong to the user running it: the commands run as that user to write them.
+  const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+  const executor = createContainerExecutor({ image, docker: { socketPath }, user, idleTtlMs: 60_000 });
+  let instance: ReferenceInstance;
+  try {
+    instance = await startReference(options, { sandbox: executor });
+  } catch (error) {
+    await executor.dispose();
+    throw error;
+  }
+  return {
+    ...instance,
+    call: (tool, args, call) => instance.call(tool, tool === "exec" && args["host"] === undefined ? { ...args, host: "sandbox" } : args, call),
+    async dispose() {
+      await instance.dispose();
+      await executor.dispose();
+    },
+  };
+}
+
 const FORWARDED_TO_NODE = ["LANG", "TERM", "CONFORMANCE_SCENARIO"];
 
-function createExecutor(host: Host): HostExecutor {
+function createExecutor(host: Exclude<Host, "container">): HostExecutor {
   if (host === "sandbox") return createSandboxExecutor();
   const raw = process.env["SSH_FIXTURE"];
   if (!raw) throw new Error("CONFORMANCE_HOST=node needs SSH_FIXTURE (run the kit through scripts/sshd-fixture.mjs).");

@@ -8,7 +8,7 @@ import type { HttpRefusalReason, SandboxMountProblem } from "./messages.js";
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
 
 /** The function (or, for the MCP server, the program) whose option an invalid-option error is about. */
-export type OptionOwner = "wakeOnExit" | "createSshExecutor" | "createSandboxExecutor" | "exec-process-mcp";
+export type OptionOwner = "wakeOnExit" | "createSshExecutor" | "createSandboxExecutor" | "createContainerExecutor" | "exec-process-mcp";
 
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
@@ -53,6 +53,16 @@ export type ErrorData =
   | { code: "sandbox-setup-failed"; reason: string }
   /** host "node": the optional package ssh2 is not installed. */
   | { code: "ssh-module-missing" }
+  /** host "sandbox" in containers: the optional package dockerode is not installed. */
+  | { code: "container-module-missing" }
+  /** Containers: the engine (Docker or Podman) cannot be reached at `endpoint`; `reason` is the client's account. */
+  | { code: "container-engine-unavailable"; endpoint: string; reason: string }
+  /** Containers: the configured image is not on the engine (it is never pulled implicitly). */
+  | { code: "container-image-missing"; image: string }
+  /** Containers: the workdir lies outside the mounted workspace (`root`; undefined when none is mounted). */
+  | { code: "container-workdir-outside"; param: "workdir"; cwd: string; root?: string }
+  /** Containers: the engine refused to create or start the container; `reason` is its account, one line. */
+  | { code: "container-setup-failed"; reason: string }
   /** EXEC-10: `node` names no configured node (undefined: omitted while several are configured). */
   | { code: "unknown-node"; param: "node"; node: string | undefined; knownNodes: string[] }
   /** host "node": the connection or its session could not be opened. */
@@ -158,6 +168,11 @@ export function describeError(data: ErrorData): string {
     case "sandbox-mount-refused": return messages.sandboxMountRefused(data.option, data.path, data.problem);
     case "sandbox-setup-failed": return messages.sandboxSetupFailed(data.reason);
     case "ssh-module-missing": return messages.SSH_MODULE_MISSING;
+    case "container-module-missing": return messages.CONTAINER_MODULE_MISSING;
+    case "container-engine-unavailable": return messages.containerEngineUnavailable(data.endpoint, data.reason);
+    case "container-image-missing": return messages.containerImageMissing(data.image);
+    case "container-workdir-outside": return messages.containerWorkdirOutside(data.cwd, data.root);
+    case "container-setup-failed": return messages.containerSetupFailed(data.reason);
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
     case "node-channel-refused": return messages.sshChannelRefused(data.node, data.reason);

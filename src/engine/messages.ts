@@ -240,6 +240,26 @@ export const nodeHostKeyInvalid = (node: string, value: string): string =>
   `SSH node "${quoteInput(node)}": hostKey "${oneLine(value)}" holds no public key. Give the server's key as a known_hosts line ` +
   '("[host]:port ssh-ed25519 AAAA…") or as in a .pub file ("ssh-ed25519 AAAA…"), e.g. from ssh-keyscan.';
 
+// ---- container executor (issue 21) ----
+export const CONTAINER_MODULE_MISSING =
+  "Containers need the optional package dockerode: install it with `npm i dockerode` next to langchain-exec-process.";
+export const containerEngineUnavailable = (endpoint: string, reason: string): string =>
+  `The container engine at ${endpoint} cannot be reached (${oneLine(reason)}): command was not executed. ` +
+  "Start the Docker daemon (or Podman's Docker-compatible service: podman system service) or correct the executor's docker option. " +
+  "Commands never fall back to running outside a container.";
+export const containerImageMissing = (image: string): string =>
+  `The container image "${quoteInput(image)}" is not on the container engine: command was not executed. ` +
+  `Pull or build it there first (docker pull ${quoteInput(image)}), or correct the executor's image option.`;
+export const containerWorkdirOutside = (cwd: string, root: string | undefined): string =>
+  `container workdir ${quoted(cwd)} ` +
+  (root === undefined
+    ? "cannot be used: the container has no workspace (workspaceAccess \"none\"), so commands run in its /tmp. Leave workdir unset."
+    : `is outside the workspace mounted in the container (${quoted(root)}): command was not executed. Use a directory inside it.`);
+export const containerSetupFailed = (reason: string): string =>
+  `The container could not be started: ${oneLine(reason)}. The command was not executed. Check the container executor's options.`;
+/** The note after the output of a command the container's memory limit killed. */
+export const containerOutOfMemory = (limit: string): string => `\nKilled: out of memory (limit ${limit})\n`;
+
 // ---- embedder options (ours, issue 20) ----
 /**
  * An option the embedder (or a flag the MCP server's user) gave that cannot be used: what it takes, and what it got.

@@ -5,3 +5,6 @@ export { createSshExecutor } from "./ssh/ssh-executor.js";
 export type { SshExecutor } from "./ssh/ssh-executor.js";
 export { REMOTE_ENV_KEYS } from "./ssh/ssh-options.js";
 export type { SshExecutorOptions, SshNode } from "./ssh/ssh-options.js";
+export { createContainerExecutor } from "./container/container-executor.js";
+export type { ContainerExecutor, ContainerExecutorOptions } from "./container/container-executor.js";
+export type { ContainerScope, DockerConnection, WorkspaceAccess } from "./container/container-options.js";

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// A throwaway Docker daemon for the container executor's tests and conformance pass (issue 21): dockerd on a
+// private socket in a temp dir, with no bridge network and no iptables rules (no container can ever get a network),
+// and the test image local/exec-sandbox:1 built with no registry pull: busybox-static's /bin/busybox and its applet
+// links, imported as a root filesystem. `startDockerDaemon()` for tests; as a program,
+// `node scripts/docker-daemon.mjs <command> [args…]` runs the command with DOCKER_FIXTURE (JSON) set, then stops it.
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, copyFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const TEST_IMAGE = "local/exec-sandbox:1";
+const DOCKERD = ["/usr/sbin/dockerd", "/usr/bin/dockerd"].find((path) => existsSync(path));
+const BUSYBOX = ["/bin/busybox", "/usr/bin/busybox"].find((path) => existsSync(path));
+const START_TIMEOUT_MS = 30_000;
+
+/** Why a private dockerd cannot run here, or undefined when it can. */
+export function dockerUnavailableReason() {
+  if (!DOCKERD) return "dockerd is not installed (apt-get install docker.io)";
+  if (spawnSync("docker", ["--version"]).error) return "the docker CLI is not installed (apt-get install docker.io)";
+  if (process.getuid?.() !== 0) return "dockerd needs root (a rootless daemon is not set up here)";
+  if (!BUSYBOX) return "busybox is not installed (apt-get install busybox-static), so the test image cannot be built";
+  if (!/statically linked|static-pie/.test(spawnSync("file", ["-L", BUSYBOX], { encoding: "utf8" }).stdout ?? "static")) {
+    return "busybox is not statically linked (apt-get install busybox-static)";
+  }
+  return undefined;
+}
+
+const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
+
+/** The busybox root filesystem of the test image: /bin/sh and the other applets, /tmp 1777, a nobody user. */
+function buildRootfs(dir) {
+  const root = join(dir, "rootfs");
+  for (const sub of ["bin", "etc", "tmp", "proc", "sys", "dev", "workspace"]) mkdirSync(join(root, sub), { recursive: true });
+  chmodSync(join(root, "tmp"), 0o1777);
+  copyFileSync(BUSYBOX, join(root, "bin/busybox"));
+  chmodSync(join(root, "bin/busybox"), 0o755);
+  const applets = spawnSync(BUSYBOX, ["--list"], { encoding: "utf8" }).stdout.split("\n").filter((name) => /^[\w.[-]+$/.test(name) && name !== "busybox");
+  for (const name of applets) symlinkSync("busybox", join(root, "bin", name));
+  writeFileSync(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n");
+  writeFileSync(join(root, "etc/group"), "root:x:0:\nnogroup:x:65534:\n");
+  return root;
+}
+
+/** Starts dockerd, waits until it answers, builds the test image. */
+export async function startDockerDaemon() {
+  const reason = dockerUnavailableReason();
+  if (reason) throw new Error(`dockerd cannot run here: ${reason}`);
+  const dir = mkdtempSync(join(tmpdir(), "exec-docker-"));
+  const socketPath = join(dir, "docker.sock");
+  const log = join(dir, "dockerd.log");
+  const daemon = spawn(DOCKERD, [
+    "--host", `unix://${socketPath}`, "--data-root", join(dir, "data"), "--exec-root", join(dir, "exec"),
+    "--pidfile", join(dir, "pid"), "--bridge=none", "--iptables=false", "--ip6tables=false",
+  ], { stdio: ["ignore", "ignore", "ignore"], detached: true });
+  // Its log goes to a file: a daemon writing into a closed pipe must not die of SIGPIPE.
+  daemon.unref();
+  writeFileSync(log, "");
+  const exited = new Promise((resolve) => daemon.once("exit", resolve));
+  const stop = async () => {
+    if (daemon.exitCode === null && daemon.signalCode === null) {
+      try { process.kill(daemon.pid, "SIGTERM"); } catch { /* gone */ }
+      const timer = setTimeout(() => { try { process.kill(daemon.pid, "SIGKILL"); } catch { /* gone */ } }, 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    // dockerd's own containerd can outlive it for a moment; its state dirs are under `dir`.
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      try { rmSync(dir, { recursive: true, force: true }); return; } catch { await new Promise((r) => setTimeout(r, 250)); }
+    }
+  };
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (docker(socketPath, ["version", "--format", "{{.Server.Version}}"]).status === 0) break;
+    if (daemon.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`dockerd did not start within ${START_TIMEOUT_MS} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const rootfs = buildRootfs(dir);
+  const tar = spawnSync("tar", ["-C", rootfs, "-c", "."], { maxBuffer: 64 * 1024 * 1024 });
+  const imported = docker(socketPath, ["import", "-", TEST_IMAGE], tar.stdout);
+  rmSync(rootfs, { recursive: true, force: true });
+  if (imported.status !== 0) {
+    await stop();
+    throw new Error(`docker import failed: ${imported.stderr}`);
+  }
+  return { socketPath, dir, image: TEST_IMAGE, pid: daemon.pid, stop, docker: (args) => docker(socketPath, args) };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [command, ...args] = process.argv.slice(2);
+  const reason = dockerUnavailableReason();
+  if (!command || reason) {
+    console.error(reason ? `docker-daemon: ${reason}` : "usage: node scripts/docker-daemon.mjs <command> [args…]");
+    process.exit(reason ? 0 : 2);
+  }
+  const fixture = await startDockerDaemon();
+  const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, DOCKER_FIXTURE: JSON.stringify({ socketPath: fixture.socketPath, image: fixture.image }) } });
+  const code = await new Promise((resolve) => child.once("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+  await fixture.stop();
+  process.exitCode = code;
+}

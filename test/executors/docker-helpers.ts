@@ -1,0 +1,56 @@
+// Shared helpers of the container executor's tests: a private dockerd per test file (scripts/docker-daemon.mjs),
+// engines over a container executor, and what the daemon holds. Skipped, with the reason printed, where dockerd
+// cannot run.
+import { chmodSync } from "node:fs";
+import { afterAll, beforeAll, describe } from "vitest";
+import { createContainerExecutor, type ContainerExecutor, type ContainerExecutorOptions } from "../../src/index.js";
+import { dockerUnavailableReason, startDockerDaemon, type DockerDaemon } from "../../scripts/docker-daemon.mjs";
+import { engineWith, onCleanUp, scratchDir } from "./helpers.js";
+
+export const dockerSkipReason = dockerUnavailableReason();
+export const describeDocker: typeof describe.skip = dockerSkipReason ? describe.skip : describe;
+
+/** Starts the daemon before the file's tests and stops it after them; returns the accessor of the running daemon. */
+export function useDockerDaemon(file: string): () => DockerDaemon {
+  if (dockerSkipReason) console.warn(`${file}: container tests skipped: ${dockerSkipReason}`);
+  let daemon: DockerDaemon | undefined;
+  beforeAll(async () => {
+    if (!dockerSkipReason) daemon = await startDockerDaemon();
+  }, 120_000);
+  afterAll(async () => daemon?.stop(), 60_000);
+  return () => {
+    if (!daemon) throw new Error("the docker daemon is not running");
+    return daemon;
+  };
+}
+
+/** A container executor on `daemon`, disposed by `cleanUp`. */
+export function executorOn(daemon: DockerDaemon, options: Partial<ContainerExecutorOptions> = {}): ContainerExecutor {
+  const executor = createContainerExecutor({ image: daemon.image, docker: { socketPath: daemon.socketPath }, ...options });
+  onCleanUp(() => executor.dispose());
+  return executor;
+}
+
+/** An engine whose `host: "sandbox"` runs in containers, in a workspace any container user may write. */
+export function containerEngine(daemon: DockerDaemon, options: Partial<ContainerExecutorOptions> = {}) {
+  const workdir = scratchDir("container-ws-");
+  chmodSync(workdir, 0o777);
+  const executor = executorOn(daemon, options);
+  return { workdir, executor, engine: engineWith("sandbox", executor, workdir) };
+}
+
+/** Ids of the daemon's containers (running or not) with `label` (`key` or `key=value`). */
+export function containersWith(daemon: DockerDaemon, label: string): string[] {
+  const listed = daemon.docker(["ps", "-aq", "--no-trunc", "--filter", `label=${label}`]);
+  return listed.stdout.toString().split("\n").filter(Boolean);
+}
+
+/**
+ * The command lines of the processes in a container, from the host's ps (`docker top` needs no free pid inside);
+ * undefined when the container is gone.
+ */
+export function processesIn(daemon: DockerDaemon, id: string): string[] | undefined {
+  const top = daemon.docker(["top", id, "-o", "pid,args"]);
+  if (top.status !== 0) return undefined;
+  return top.stdout.toString().split("\n").slice(1).filter(Boolean).map((line) => line.trim().replace(/^\d+\s+/, ""));
+}
