@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // exec-process-mcp. In its package the server is compiled JavaScript next to this file; in the repository it runs
-// from the build in dist/ while that matches the sources (npm run build), else from the TypeScript through tsx.
+// from the build in dist/ (bundled into one file) while that matches the sources (npm run build), else from the
+// TypeScript through tsx.
 // stdout carries MCP messages only (stdio transport), so console output goes to stderr before anything else runs.
 import { existsSync } from "node:fs";
 
@@ -15,7 +16,10 @@ async function cliModule() {
   if (existsSync(packaged)) return packaged.href;
   const root = new URL("..", import.meta.url);
   const { isBuildFresh } = await import(new URL("scripts/build-manifest.mjs", root).href);
-  if (isBuildFresh(root.pathname)) return new URL("dist/mcp/cli.js", root).href;
+  if (isBuildFresh(root.pathname)) {
+    const bundle = new URL("dist/mcp/server.bundle.mjs", root); // the same build as one file: a quicker start
+    return (existsSync(bundle) ? bundle : new URL("dist/mcp/cli.js", root)).href;
+  }
   process.stderr.write("exec-process-mcp: dist/ does not match the sources (run npm run build); loading the TypeScript through tsx\n");
   (await import("tsx/esm/api")).register();
   return new URL("./cli.ts", import.meta.url).href;

@@ -27,9 +27,27 @@ const inputs = sourceInputs(ROOT);
 rmSync(join(ROOT, "dist"), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+await bundleMcpServer();
 writeBuildManifest(ROOT, inputs);
 assembleKit();
 assembleMcp();
+
+/**
+ * The repository's MCP server as one file (dist/mcp/server.bundle.mjs), which mcp/exec-process-mcp.mjs prefers: a
+ * start then reads one file instead of about 800 modules, half the CPU (0.24 s instead of 0.54 s here), and the kit's
+ * MCP pass starts a server per scope of each scenario. Native and optional modules stay outside, loaded on use.
+ */
+async function bundleMcpServer() {
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: [join(ROOT, "dist/mcp/cli.js")],
+    outfile: join(ROOT, "dist/mcp/server.bundle.mjs"),
+    bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning",
+    external: ["node-pty", "ssh2", "cpu-features", "dockerode"],
+    // Bundled CommonJS modules call require for Node's own modules.
+    banner: { js: 'import { createRequire as createRequireForBundle } from "node:module"; const require = createRequireForBundle(import.meta.url);' },
+  });
+}
 
 function assembleKit() {
   checkVersions(KIT);
