@@ -10,23 +10,23 @@ describe("testPlan", () => {
 
   it("halves the workers and doubles T on a 2-core machine with one core's work running", () => {
     expect(testPlan({ cores: 2, load: 1, env: {} })).toEqual({
-      inProcess: 4, stdio: 4, throughHost: 2, mcp: 1, vitest: 2, toleranceMs: 3000, cores: 2, load: 1,
+      inProcess: 4, stdio: 4, throughHost: 2, mcp: 3, vitest: 2, toleranceMs: 3000, cores: 2, load: 1,
     });
   });
 
   it("keeps a quarter of the machine's workers however high the load, and at least one worker", () => {
     expect(testPlan({ cores: 2, load: 40, env: {} })).toEqual({
-      inProcess: 2, stdio: 2, throughHost: 1, mcp: 1, vitest: 1, toleranceMs: 6000, cores: 2, load: 40,
+      inProcess: 2, stdio: 2, throughHost: 1, mcp: 2, vitest: 1, toleranceMs: 6000, cores: 2, load: 40,
     });
   });
 
   it("gives an idle 8-core machine four times the workers and the baseline's T", () => {
-    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 8, vitest: 12, toleranceMs: 1500 });
+    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 24, vitest: 12, toleranceMs: 1500 });
   });
 
   it("takes a forced value from its environment variable, and ignores one that is not a positive whole number", () => {
     const plan = testPlan({ cores: 2, load: 0, env: { CONFORMANCE_PARALLEL: "3", CONFORMANCE_TOLERANCE_MS: "2500", VITEST_MAX_WORKERS: "0", CONFORMANCE_MCP_PARALLEL: "x" } });
-    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 2 });
+    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 6 });
   });
 
   it("measures busy cores between none and all of them, and sees a core kept busy", async () => {
