@@ -1,7 +1,7 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
 import { loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -54,7 +54,7 @@ const USAGE = `Usage: exec-process-conformance [options]
                          one (ja, sv, tl), whose names (timeout, PI_BASH_*, tools.exec.timeoutSec) the kit then uses
                          and whose legacy-doc rules replace the doc rules they supersede (INTERPRETING.md, Editions)
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
-  --parallel <n>         worker processes (default 1)
+  --parallel <n>         worker processes (default: 4 per core, at most 8; scenarios mostly wait on commands)
   --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there
   --call-timeout <ms>    per-call timeout for stdio implementations (default 60000, above the 30 s poll clamp)
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
@@ -109,7 +109,7 @@ export function parseCli(argv: string[]): CliOptions {
   const options: CliOptions = {
     level,
     edition: findEdition(values.edition ?? NEWEST_EDITION.id),
-    parallel: positiveInteger("--parallel", values.parallel ?? "1"),
+    parallel: values.parallel === undefined ? defaultParallel() : positiveInteger("--parallel", values.parallel),
     callTimeoutMs: delayMs("--call-timeout", values["call-timeout"] ?? String(DEFAULT_CALL_TIMEOUT_MS)),
     toleranceMs: delayMs("--tolerance", values.tolerance ?? "500"),
     retry: values.retry === undefined ? 0 : positiveInteger("--retry", values.retry),
@@ -138,6 +138,11 @@ export function resolveFeaturePath(path: string): string {
   }
   throw new Error(`--paths ${path}: no such file relative to the current directory (${process.cwd()}), to the kit's folder `
     + `(${PACKAGE_ROOT}) or to its features (${join(PACKAGE_ROOT, "features")}).`);
+}
+
+/** Most scenarios wait on sleeping commands, not on the CPU: four workers per core, at most eight. */
+export function defaultParallel(cores = availableParallelism()): number {
+  return Math.min(8, 4 * cores);
 }
 
 function positiveInteger(flag: string, value: string): number {
