@@ -22,12 +22,12 @@ Feature: The session registry
 
     @doc
     Scenario: nothing of a session is written to the temporary directory, the user's home or the working folder either
-      When exec runs "echo mem-$((6 * 7))-only" in the background
+      # The output holds the shell's pid: the kit's own reports, which hold the steps, and other runs never contain it.
+      When exec runs "echo mem-$$-only" in the background
       And the session finishes
       And the session is polled
-      # The output is computed by the shell, so that the kit's own report files, which hold the steps, never contain it.
-      Then the text matches "^mem-[0-9]+-only"
-      And no file changed during the scenario in the temporary directory, the user's home or the kit's folder contains the session id or the last text's first line
+      Then the text matches "mem-[0-9]+-only"
+      And no file changed during the scenario in the temporary directory, the user's home or the kit's folder contains the part of the text matching "mem-[0-9]+-only"
 
   @REG-02
   Rule: A foreground run that completes leaves no trace
