@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // Files that take longest (they run the kit, pack and install packages, start bwrap and sshd, or wait on real
 // timers) start first: a fresh clone has no timing cache, and one of them picked up last would hold the whole run.
-const LONG_RUNNING = ["test/conformance/discrimination.test.ts", "test/packaging/", "test/reliability/", "test/executors/"];
+const LONG_RUNNING = ["test/conformance/discrimination.test.ts", "test/conformance/mutation-table.test.ts", "test/packaging/", "test/reliability/", "test/executors/"];
 
 class LongRunningFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

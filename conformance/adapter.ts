@@ -60,7 +60,10 @@ export interface CallOptions {
   /** Default true; false = the toolkit has no process tool (synchronous mode, EXEC-42). */
   processTool?: boolean;
   allowElevated?: boolean;
-  /** Abort the call's signal this many ms after the call starts (0 = already aborted). */
+  /**
+   * Abort the call's signal this many ms after the call starts (0 = already aborted), also when the call has returned
+   * by then: an agent run's signal outlives its tool calls (EXEC-41).
+   */
   abortAfterMs?: number;
 }
 
@@ -169,8 +172,8 @@ export interface ToolInvocation {
   /** The run's `configurable.thread_id` (LC-04). */
   threadId?: string;
   /**
-   * Abort the run's signal this many ms after the invocation starts (0 = already aborted, LC-22). Unlike a plain
-   * call's, it fires also when the invocation has already returned: a run's signal outlives its tool calls (EXEC-41).
+   * Abort the run's signal this many ms after the invocation starts (0 = already aborted, LC-22), also when the
+   * invocation has already returned: a run's signal outlives its tool calls (EXEC-41).
    */
   abortAfterMs?: number;
 }

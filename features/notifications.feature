@@ -42,6 +42,15 @@ Feature: Exit notifications
         {"scopeKey": "other", "sessionId": "<id>"}
         """
 
+    # LC-23: output reaches the conversation through poll/log results and the short snippets of exit events.
+    @doc @LC-23
+    Scenario: the exit event's text carries a short snippet of the session's output
+      When exec is called with '{"command": "echo start; sleep 0.3; echo snippet-done", "background": true}'
+      And an event is queued for scope "main"
+      And the events of scope "main" are drained
+      Then 1 event was returned
+      And the text of event 1 contains "snippet-done"
+
   @NOTIFY-02
   Rule: events wait in a first-in-first-out queue per scope; drain removes them, peek does not
 

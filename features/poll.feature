@@ -18,6 +18,18 @@ Feature: process poll
       And the status is "completed"
       And the detail "exitCode" is "0"
 
+    # The model reads the text, not the details: the text itself says whether the session runs and how it exited.
+    @POLL-01 @doc
+    Scenario: the text of a poll says that the session is still running, then its exit code
+      When exec runs "echo one; sleep 1; exit 7" in the background
+      And the session's log shows "one"
+      And the session is polled
+      Then the text matches "[Rr]unning"
+      When the session finishes
+      And the session is polled
+      Then the text contains "7"
+      And the text does not contain "one"
+
   Rule: poll looks up a running session, then a finished record, of the caller's scope
 
     @POLL-02 @upstream

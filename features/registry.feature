@@ -20,6 +20,15 @@ Feature: The session registry
       Then no file under the working directory or the home directory contains "kept-in-memory" or the session id
       And no file under the working directory or the home directory contains "foreground-in-memory" or the session id
 
+    @doc
+    Scenario: nothing of a session is written to the temporary directory, the user's home or the working folder either
+      # The output holds the shell's pid: the kit's own reports, which hold the steps, and other runs never contain it.
+      When exec runs "echo mem-$$-only" in the background
+      And the session finishes
+      And the session is polled
+      Then the text matches "mem-[0-9]+-only"
+      And no file changed during the scenario in the temporary directory, the user's home or the kit's folder contains the part of the text matching "mem-[0-9]+-only"
+
   @REG-02
   Rule: A foreground run that completes leaves no trace
 

@@ -74,6 +74,17 @@ Feature: Session ids and derived session names
       And process is called with '{"action": "submit", "sessionId": "<id>"}'
       Then the detail "name" matches "cat"
 
+    # With `sleep 30` alone the verb and target are the whole command; here the command goes on after them.
+    @doc
+    Scenario: the name is the command's verb and target, not the whole command
+      When exec runs "sleep 30; echo name-tail" in the background
+      And the sessions are listed
+      Then the detail "sessions.0.name" matches "sleep.*30"
+      And the detail "sessions.0.name" does not contain "name-tail"
+      When the session is polled
+      Then the detail "name" matches "sleep.*30"
+      And the detail "name" does not contain "name-tail"
+
   @NAME-05
   Rule: The documented name pins
 

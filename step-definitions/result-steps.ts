@@ -97,6 +97,11 @@ Then("the detail {string} matches {string}", function (this: ConformanceWorld, p
   assert.equal(typeof value, "string", `detail ${path} is ${JSON.stringify(value)}`);
   assert.match(value as string, new RegExp(inline(this, pattern)));
 });
+Then("the detail {string} does not contain {string}", function (this: ConformanceWorld, path: string, unexpected: string) {
+  const value = readPath(this.lastResult().details, path);
+  assert.equal(typeof value, "string", `detail ${path} is ${JSON.stringify(value)}`);
+  assert.ok(!(value as string).includes(inline(this, unexpected)), `detail ${path} is ${show(value as string)}`);
+});
 Then("the detail {string} has {int} characters", function (this: ConformanceWorld, path: string, count: number) {
   const value = readPath(this.lastResult().details, path);
   assert.equal(typeof value, "string");

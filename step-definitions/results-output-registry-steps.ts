@@ -3,6 +3,7 @@
 import { Then, When, type DataTable } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { inline, normalize, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
@@ -153,6 +154,45 @@ Then("no file under the working directory or the home directory contains {string
     const found = [this.cwd, this.env["HOME"] ?? ""].flatMap((dir) => filesContaining(dir, needles));
     assert.deepEqual(found, [], `session data written to disk: ${found.join(", ")}`);
   });
+
+// REG-01 beyond the scenario's own folders: an implementation may keep state in the machine's temporary directory, in
+// its user's home or in its working directory. These are shared with whatever else runs on the machine, so only files
+// changed since the scenario started are read, and the needle is output made at run time (the part of the last text
+// that `pattern` matches, e.g. a line holding the shell's pid): neither the kit's reports nor other runs contain it.
+Then("no file changed during the scenario in the temporary directory, the user's home or the kit's folder contains the part of the text matching {string}",
+  function (this: ConformanceWorld, pattern: string) {
+    const needle = new RegExp(inline(this, pattern)).exec(normalize(this, this.lastResult().text))?.[0] ?? "";
+    assert.ok(needle.length >= 8, `the text ${show(this.lastResult().text)} has no part of 8 characters or more matching ${pattern}`);
+    const roots = [...new Set([tmpdir(), homedir(), process.cwd()])];
+    const found = roots.flatMap((root) => changedFilesContaining(root, [needle], this.createdAt - 1000));
+    assert.deepEqual(found, [], `session data written to disk: ${found.join(", ")}`);
+  });
+
+/** Folders never searched: dependency trees and caches that only tools write. */
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", ".npm", "proc"]);
+
+/** Regular files under `root` (4 levels deep) changed since `sinceMs`, each read up to 8 MB, that contain a needle. */
+function changedFilesContaining(root: string, needles: string[], sinceMs: number, depth = 4): string[] {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) return depth > 1 && !SKIPPED_FOLDERS.has(entry.name) ? changedFilesContaining(path, needles, sinceMs, depth - 1) : [];
+    if (!entry.isFile()) return [];
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat || stat.mtimeMs < sinceMs || stat.size > 8 * 1024 * 1024) return [];
+    try {
+      const bytes = readFileSync(path);
+      return needles.some((needle) => bytes.includes(Buffer.from(needle))) ? [path] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 /** Regular files under `dir` (at most 2000, each read up to 4 MB) whose bytes contain one of `needles`. */
 function filesContaining(dir: string, needles: string[]): string[] {

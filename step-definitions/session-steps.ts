@@ -1,7 +1,7 @@
 // Then steps on sessions, scopes, events and wakes, observed through the adapter only.
 import { Then, When } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
-import { assertContains, block, parseJsonArgs, partialMatch, show } from "./support/text.js";
+import { assertContains, block, inline, parseJsonArgs, partialMatch, show } from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
 
 async function assertListed(world: ConformanceWorld, id: string, scope: string, listed: boolean): Promise<void> {
@@ -56,6 +56,11 @@ Then("event {int} has text:", function (this: ConformanceWorld, index: number, e
   const event = this.events[index - 1];
   assert.ok(event, `there is no event ${index}: ${JSON.stringify(this.events)}`);
   assert.equal(event.text, block(this, expected), `event text ${show(event.text)}`);
+});
+Then("the text of event {int} contains {string}", function (this: ConformanceWorld, index: number, expected: string) {
+  const event = this.events[index - 1];
+  assert.ok(event, `there is no event ${index}: ${JSON.stringify(this.events)}`);
+  assert.ok(event.text.includes(inline(this, expected)), `event text ${show(event.text)}`);
 });
 Then("event {int} has fields:", function (this: ConformanceWorld, index: number, json: string) {
   const event = this.events[index - 1];

@@ -165,6 +165,8 @@ async function callTool(
     const { message, name } = error as Error;
     return { kind: "error", message: String(message), name: String(name) };
   } finally {
+    // MCP cancels only a request in flight (notifications/cancelled): an abort after the result cannot reach the
+    // server, so over MCP the EXEC-41 scenarios show only that the session runs on, not that a late abort is ignored.
     abort.cancel();
   }
 }

@@ -89,7 +89,7 @@ export async function startReference(
       const target = tool === "exec" ? toolkit.exec : toolkit.process;
       if (!target) return { kind: "error", message: "The toolkit has no process tool." };
       callCount += 1;
-      return invokeTool(target, args, call, `call-${callCount}`, signal);
+      return invokeTool(target, args, `call-${callCount}`, callSignal(call, signal));
     },
     drainEvents: async (scope) => engine.drainSystemEvents(scope),
     peekEvents: async (scope) => engine.peekSystemEvents(scope),
@@ -105,11 +105,18 @@ export async function startReference(
 
 type Invocable = { invoke(input: unknown, config?: Record<string, unknown>): Promise<unknown> };
 
-async function invokeTool(
-  tool: Invocable, args: Record<string, unknown>, call: CallOptions, id: string, signal?: AbortSignal,
-): Promise<CallOutcome> {
+/**
+ * The signal of a scenario's call: it fires abortAfterMs after the call starts, also when the call has returned by
+ * then, as an agent run's signal outlives its tool calls (EXEC-41: an abort after the running result must have no
+ * effect, which only a signal that still fires can show). `outside`: the stdio server's `abort` (PROTOCOL.md).
+ */
+export function callSignal(call: CallOptions, outside?: AbortSignal): AbortSignal {
+  const { signal } = scheduleAbort(call.abortAfterMs);
+  return outside ? AbortSignal.any([signal, outside]) : signal;
+}
+
+async function invokeTool(tool: Invocable, args: Record<string, unknown>, id: string, signal: AbortSignal): Promise<CallOutcome> {
   const updates: ToolUpdate[] = [];
-  const abort = scheduleAbort(call.abortAfterMs);
   const callbacks = [{
     handleCustomEvent(name: string, data: ToolUpdate) {
       if (name === "exec_update") updates.push({ text: data.text, details: data.details });
@@ -118,15 +125,13 @@ async function invokeTool(
   try {
     const message = (await tool.invoke(
       { type: "tool_call", id, name: (tool as { name?: string }).name, args },
-      { signal: signal ? AbortSignal.any([abort.signal, signal]) : abort.signal, callbacks },
+      { signal, callbacks },
     )) as ToolMessage;
     const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
     return { kind: "result", text, details: (message.artifact ?? {}) as Record<string, unknown>, isError: message.status === "error", updates };
   } catch (error) {
     const { message, name } = error as Error;
     return { kind: "error", message: String(message), name };
-  } finally {
-    abort.cancel();
   }
 }
 

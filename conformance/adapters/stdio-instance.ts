@@ -80,7 +80,8 @@ export function createStdioInstance(
       const params: CallParams = { tool, args, scope: call.scope };
       if (call.processTool !== undefined) params.processTool = call.processTool;
       if (call.allowElevated !== undefined) params.allowElevated = call.allowElevated;
-      const outcome = await request("call", params, call.abortAfterMs);
+      // A run's signal outlives its tool calls: the abort goes out at its time even after the answer (EXEC-41).
+      const outcome = await request("call", params, call.abortAfterMs, { abortAfterAnswer: true });
       if (field("call", outcome, "kind", isOutcomeKind) === "result") {
         field("call", outcome, "text", isString);
         field("call", outcome, "details", isObject);

@@ -63,12 +63,13 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
         return await target.call(tool, args as Record<string, unknown>, call, controller.signal);
       } finally {
         inFlight.delete(id);
+        finishedRuns.set(id, controller);
       }
     },
     async abort(params) {
       const callId = params["callId"] as number;
-      inFlight.get(callId)?.abort(); // a call that already finished has nothing to abort
-      finishedRuns.get(callId)?.abort(); // an invocation's run signal still fires (LC-22)
+      inFlight.get(callId)?.abort();
+      finishedRuns.get(callId)?.abort(); // a run's signal outlives its tool call: it still fires (EXEC-41, LC-22)
       return {};
     },
     drainEvents: async (params) => ({ events: await (await started()).drainEvents(scopeOf(params)) }),

@@ -45,6 +45,8 @@ export class ConformanceWorld extends World<SuiteParameters> {
   disposedInScenario = false;
   readonly started = new Map<string, Promise<TimedOutcome>>();
   events: SystemEvent[] = [];
+  /** When the scenario started (ms since the epoch): REG-01 reads only files changed since. */
+  readonly createdAt = Date.now();
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
