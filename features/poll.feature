@@ -166,11 +166,12 @@ Feature: process poll
     Scenario: kill restarts the count
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 2", "background": true}
+        {"command": "trap '' TERM; echo armed; sleep 2", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "armed"
       And the session is polled
-      And the session is polled
+      Then the text is "armed\n\nProcess still running."
+      When the session is polled
       And the session is polled
       Then the detail "retryInMs" is "30000"
       When the session is killed
