@@ -96,7 +96,7 @@ Feature: process poll
     Scenario: dropped pending output is announced by the omitted note
       Given the environment variable "OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS" is "1000"
       When exec runs "head -c 1500 /dev/zero | tr '\0' a; sleep 30" in the background
-      And the session's log matches "a{1500}"
+      And the session's log shows "a" 1500 times in a row
       And the session is polled
       Then the text matches "^\[earlier output is omitted from this poll; use action=log with offset and limit to inspect retained output\]\n\na{1000}\n\nProcess still running\.$"
       When the session is polled

@@ -307,7 +307,7 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{3000}"
+      And the session's log shows "Z" 3000 times in a row
       And the session is polled
       Then the text matches "^Z{3000}\n\nProcess still running\.$"
 
@@ -455,7 +455,7 @@ Feature: Settings
         """
         {"command": "head -c <written> /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{<written>}"
+      And the session's log shows "Z" <written> times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{<returned>}[^Z]*$"
 
@@ -472,7 +472,7 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{3000}"
+      And the session's log shows "Z" 3000 times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{1500}[^Z]*$"
 
@@ -483,7 +483,7 @@ Feature: Settings
         """
         {"command": "head -c 1500 /dev/zero | tr '\\0' Z; sleep 0.3; head -c 1500 /dev/zero | tr '\\0' Y >&2; sleep 30", "background": true}
         """
-      And the session's log matches "Y{1500}"
+      And the session's log shows "Y" 1500 times in a row
       And the session is polled
       Then the text matches "^[^ZY]*Z{1000}Y{1000}[^ZY]*$"
 
@@ -494,7 +494,7 @@ Feature: Settings
         """
         {"command": "head -c <written> /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{<returned>}"
+      And the session's log shows "Z" <returned> times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{<returned>}[^Z]*$"
 
@@ -511,7 +511,7 @@ Feature: Settings
         """
         {"command": "head -c 4000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{2000}"
+      And the session's log shows "Z" 2000 times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{2000}[^Z]*$"
 
@@ -522,7 +522,7 @@ Feature: Settings
         """
         {"command": "head -c 40000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{40000}"
+      And the session's log shows "Z" 40000 times in a row
       And the session is polled
       Then the text matches "^\[earlier output is omitted from this poll; use action=log with offset and limit to inspect retained output\]\n\nZ{30000}\n\nProcess still running\.$"
 
@@ -882,7 +882,7 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And the session's log matches "Z{3000}"
+      And the session's log shows "Z" 3000 times in a row
       And the session is polled
       Then the text matches "^Z{3000}\n\nProcess still running\.$"
 
