@@ -135,9 +135,9 @@ Feature: Input actions: write, submit and paste
     Scenario: write to a hidden session fails as not active while its process still runs
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 3", "background": true}
+        {"command": "trap '' TERM; echo armed; sleep 3", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "armed"
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
       And process is called with '{"action": "write", "sessionId": "<id>", "data": "x"}'
       Then the text is "No active session found for <id>"

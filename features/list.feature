@@ -66,7 +66,7 @@ Feature: process list
 
       Examples:
         | status    | command  | until                | padded        |
-        | running   | sleep 30 | 300 ms pass          | running {3}   |
+        | running   | sleep 30 | the session is live  | running {3}   |
         | completed | exit 3   | the session finishes | completed {1} |
         | failed    | exit 127 | the session finishes | failed {4}    |
 
@@ -132,7 +132,7 @@ Feature: process list
         {"command": "printf 'Name? '; read -r name", "pty": true, "background": true}
         """
       And the session's log shows "Name? "
-      And 1300 ms pass
+      And the session is waiting for input
       And the sessions are listed
       Then the text matches:
         """
@@ -199,7 +199,7 @@ Feature: process list
         """
         {"command": "printf 'Name? '; read -r name", "pty": true, "background": true}
         """
-      And 1600 ms pass
+      And the session is waiting for input
       And the sessions are listed
       Then the text matches "^<id> running   [0-9]+s \[input-wait\] :: printf 'Name\? ';$"
       And the line of the listed session "id" shows the compact duration of its runtimeMs

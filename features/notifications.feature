@@ -62,7 +62,7 @@ Feature: Exit notifications
       And exec is called with '{"command": "echo second", "background": true}'
       And the session id is remembered as "B"
       And the session "B" finishes
-      And 300 ms pass
+      And 2 events are queued for scope "main"
       And the events of scope "main" are peeked
       Then 2 events were returned
       And event 1 has fields:
@@ -469,7 +469,7 @@ Feature: Exit notifications
       And exec is called with '{"command": "echo b", "background": true}'
       And the session id is remembered as "B"
       And the session "B" finishes
-      And 300 ms pass
+      And 2 events are queued for scope "main"
       And process is called with '{"action": "poll", "sessionId": "<A>"}'
       Then the text is "a\n\nProcess exited with code 0."
       When the events of scope "main" are peeked

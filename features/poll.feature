@@ -73,7 +73,7 @@ Feature: process poll
     @POLL-03 @doc
     Scenario: output returned by one poll is not repeated by the next
       When exec runs "echo first; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "first"
       And the session is polled
       Then the text contains "first"
       When the session is polled
@@ -91,7 +91,7 @@ Feature: process poll
     @POLL-04 @upstream
     Scenario: new output of a running session
       When exec runs "echo a; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "a"
       And the session is polled
       Then the text is "a\n\nProcess still running."
       When the session is polled
@@ -100,7 +100,7 @@ Feature: process poll
     @POLL-04 @upstream
     Scenario: both streams are returned in arrival order and trimmed
       When exec runs "printf '\n\n  out\n'; sleep 0.1; echo err >&2; sleep 0.1; printf 'out2  \n\n'; sleep 30" in the background
-      And 500 ms pass
+      And the session's log shows "out2"
       And the session is polled
       Then the text is "out\nerr\nout2\n\nProcess still running."
 
@@ -108,7 +108,7 @@ Feature: process poll
     Scenario: dropped pending output is announced by the omitted note
       Given the environment variable "OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS" is "1000"
       When exec runs "head -c 1500 /dev/zero | tr '\0' a; sleep 30" in the background
-      And 500 ms pass
+      And the session's log shows "a" 1500 times in a row
       And the session is polled
       Then the text matches "^\[earlier output is omitted from this poll; use action=log with offset and limit to inspect retained output\]\n\na{1000}\n\nProcess still running\.$"
       When the session is polled
@@ -118,7 +118,7 @@ Feature: process poll
     Scenario: discarded output is announced before the omitted note
       Given the environment variable "OPENCLAW_BASH_MAX_OUTPUT_CHARS" is "1000"
       When exec runs "head -c 1500 /dev/zero | tr '\0' a; sleep 30" in the background
-      And 500 ms pass
+      And the session's log shows "[earlier output was discarded"
       And the session is polled
       Then the text matches "^\[earlier output was discarded at the retention cap and cannot be recovered\]\n\n\[earlier output is omitted from this poll; use action=log with offset and limit to inspect retained output\]\n\na{1000}\n\nProcess still running\.$"
       When the session is polled
@@ -129,7 +129,7 @@ Feature: process poll
     @POLL-05 @upstream
     Scenario: running poll details
       When exec runs "echo a; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "a"
       And the session is polled
       Then the details contain:
         """
@@ -178,11 +178,12 @@ Feature: process poll
     Scenario: kill restarts the count
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 2", "background": true}
+        {"command": "trap '' TERM; echo armed; sleep 2", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "armed"
       And the session is polled
-      And the session is polled
+      Then the text is "armed\n\nProcess still running."
+      When the session is polled
       And the session is polled
       Then the detail "retryInMs" is "30000"
       When the session is killed
@@ -357,7 +358,7 @@ Feature: process poll
     @POLL-10 @upstream
     Scenario: pending output is returned at once
       When exec runs "echo hi; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "hi"
       And process is called with '{"action": "poll", "sessionId": "<id>", "timeout": 5000}'
       Then the text is "hi\n\nProcess still running."
       And the call took at most 100 ms
@@ -389,7 +390,7 @@ Feature: process poll
     @POLL-11 @upstream
     Scenario: an already aborted signal rejects before any output is read
       When exec runs "echo hi; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "hi"
       Given the next call's signal is already aborted
       When process is called with '{"action": "poll", "sessionId": "<id>", "timeout": 5000}'
       Then the call is rejected with an error named "AbortError"
@@ -406,7 +407,7 @@ Feature: process poll
         """
         {"command": "trap '' TERM; echo x; sleep 3", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "x"
       And the session is polled
       And process is started with '{"action": "poll", "sessionId": "<id>", "timeout": 5000}'
       And 300 ms pass

@@ -171,7 +171,7 @@ Feature: Process actions: common rules, clear and remove
     @PROC-05 @upstream
     Scenario: poll ignores input and paging parameters
       When exec runs "echo a; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "a"
       And process is called with:
         """
         {"action": "poll", "sessionId": "<id>", "offset": 5, "limit": 0, "data": "zz", "eof": true, "keys": ["C-c"], "text": "t", "bracketed": false}
@@ -295,7 +295,7 @@ Feature: Process actions: common rules, clear and remove
     @PROC-10 @upstream
     Scenario: clear of a running session fails and the session keeps running
       When exec runs "echo a; sleep 30" in the background
-      And 300 ms pass
+      And the session's log shows "a"
       And process is called with '{"action": "clear", "sessionId": "<id>"}'
       Then the text is "No finished session found for <id>"
       And the details contain:
@@ -321,7 +321,7 @@ Feature: Process actions: common rules, clear and remove
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
       Then the process action did not fail
       And the session is not listed
-      When 1000 ms pass
+      When the session finishes
       Then the session is not live
       And the session is not listed
 
@@ -360,9 +360,9 @@ Feature: Process actions: common rules, clear and remove
     Scenario: a second remove of a hidden session is not found
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 3", "background": true}
+        {"command": "trap '' TERM; echo armed; sleep 3", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "armed"
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
       Then the text is "Removed session <id> (termination requested)."
       And the session is live
@@ -414,7 +414,7 @@ Feature: Process actions: common rules, clear and remove
         """
         {"command": "trap '' TERM; echo started; sleep 3; echo bye", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "started"
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
       Then the process action did not fail
       And the session is not listed
@@ -436,9 +436,9 @@ Feature: Process actions: common rules, clear and remove
     Scenario: once a removed session has exited, a poll of its id finds no session
       When exec is called with:
         """
-        {"command": "trap '' TERM; sleep 1", "background": true}
+        {"command": "trap '' TERM; echo armed; sleep 1", "background": true}
         """
-      And 200 ms pass
+      And the session's log shows "armed"
       And process is called with '{"action": "remove", "sessionId": "<id>"}'
       And the session finishes
       And the session is polled

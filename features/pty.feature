@@ -141,7 +141,7 @@ Feature: Pseudo-terminal sessions
       Then the text starts with "ready"
       When process is called with '{"action": "write", "sessionId": "<id>", "data": "abc", "eof": true}'
       Then the text is "Wrote 3 bytes to session <id> (stdin closed)."
-      When 500 ms pass
+      When the session's log shows "after-eof"
       And the session is polled
       Then the text is "61 62 63 04\nafter-eof\n\nProcess still running."
       And the details contain:

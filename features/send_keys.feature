@@ -575,7 +575,7 @@ Feature: send-keys
         """
         {"command": "stty raw -echo min 0 time 10; printf '\\033[?1h'; sleep 0.3; printf 'ready\\n'; cat | od -An -v -tx1 | xargs", "pty": true, "background": true}
         """
-      And 600 ms pass
+      And the session's log shows "ready"
       And the session is polled
       Then the text contains "ready"
       When process is called with '{"action": "send-keys", "sessionId": "<id>", "keys": ["Home"]}'

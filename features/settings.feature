@@ -23,7 +23,7 @@ Feature: Settings
       And the exec config is '{"cleanupMs": 60000}'
       When exec runs "true" in the background
       And the session finishes
-      And 61000 ms pass
+      And the session leaves the list within 60000 ms
       And the session is polled
       Then the call failed, either rejected or with a failed result
 
@@ -184,7 +184,7 @@ Feature: Settings
       Given the environment variable "OPENCLAW_BASH_JOB_TTL_MS" is "5"
       When exec runs "echo gone" in the background
       And the session finishes
-      And 61000 ms pass
+      And the session leaves the list within 60000 ms
       And the session is polled
       Then the text is "No session found for <id>"
 
@@ -232,7 +232,7 @@ Feature: Settings
       Given the environment variable "PI_BASH_JOB_TTL_MS" is "60000"
       When exec runs "true" in the background
       And the session finishes
-      And 61000 ms pass
+      And the session leaves the list within 60000 ms
       And the session is polled
       Then the text contains "No session found"
 
@@ -293,7 +293,7 @@ Feature: Settings
       And the environment variable "PI_BASH_JOB_TTL_MS" is "5"
       When exec runs "echo gone" in the background
       And the session finishes
-      And 61000 ms pass
+      And the session leaves the list within 60000 ms
       And the session is polled
       Then the text is "No session found for <id>"
 
@@ -307,7 +307,7 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1000 ms pass
+      And the session's log shows "Z" 3000 times in a row
       And the session is polled
       Then the text matches "^Z{3000}\n\nProcess still running\.$"
 
@@ -455,7 +455,7 @@ Feature: Settings
         """
         {"command": "head -c <written> /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1000 ms pass
+      And the session's log shows "Z" <written> times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{<returned>}[^Z]*$"
 
@@ -472,7 +472,7 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1000 ms pass
+      And the session's log shows "Z" 3000 times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{1500}[^Z]*$"
 
@@ -483,7 +483,7 @@ Feature: Settings
         """
         {"command": "head -c 1500 /dev/zero | tr '\\0' Z; sleep 0.3; head -c 1500 /dev/zero | tr '\\0' Y >&2; sleep 30", "background": true}
         """
-      And 1300 ms pass
+      And the session's log shows "Y" 1500 times in a row
       And the session is polled
       Then the text matches "^[^ZY]*Z{1000}Y{1000}[^ZY]*$"
 
@@ -494,7 +494,7 @@ Feature: Settings
         """
         {"command": "head -c <written> /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1500 ms pass
+      And the session's log shows "Z" <returned> times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{<returned>}[^Z]*$"
 
@@ -511,7 +511,7 @@ Feature: Settings
         """
         {"command": "head -c 4000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1000 ms pass
+      And the session's log shows "Z" 2000 times in a row
       And the session is polled
       Then the text matches "^[^Z]*Z{2000}[^Z]*$"
 
@@ -522,7 +522,7 @@ Feature: Settings
         """
         {"command": "head -c 40000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1000 ms pass
+      And the session's log shows "Z" 40000 times in a row
       And the session is polled
       Then the text matches "^\[earlier output is omitted from this poll; use action=log with offset and limit to inspect retained output\]\n\nZ{30000}\n\nProcess still running\.$"
 
@@ -537,7 +537,7 @@ Feature: Settings
       And 2000 ms pass
       And the session is polled
       Then the status is "completed"
-      When 59000 ms pass
+      When the session leaves the list within 58000 ms
       And the session is polled
       Then the call failed, either rejected or with a failed result
 
@@ -572,7 +572,7 @@ Feature: Settings
       Given the exec config is '{"cleanupMs": <value>}'
       When exec runs "echo gone" in the background
       And the session finishes
-      And 61000 ms pass
+      And the session leaves the list within 60000 ms
       And the session is polled
       Then the text is "No session found for <id>"
 
@@ -588,7 +588,7 @@ Feature: Settings
     Scenario: OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS sets the threshold
       Given the environment variable "OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS" is "1000"
       When exec runs "sleep 30" in a pty in the background
-      And 1500 ms pass
+      And the session is waiting for input within 1000 ms
       And the session is polled
       Then the detail "waitingForInput" is "true"
 
@@ -602,7 +602,7 @@ Feature: Settings
     @doc @pty @slow
     Scenario: by default a session silent for 15 s is flagged
       When exec runs "sleep 60" in a pty in the background
-      And 15500 ms pass
+      And the session is waiting for input within 15000 ms
       And the session is polled
       Then the detail "waitingForInput" is "true"
 
@@ -616,7 +616,7 @@ Feature: Settings
       And 400 ms pass
       And the session is polled
       Then the detail "waitingForInput" is "false"
-      When 1000 ms pass
+      When the session is waiting for input within 1000 ms
       And the session is polled
       Then the detail "waitingForInput" is "true"
 
@@ -630,7 +630,7 @@ Feature: Settings
       Given the environment variable "OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS" is "600000"
       And the input-wait threshold option is 1000 ms
       When exec runs "sleep 30" in a pty in the background
-      And 1500 ms pass
+      And the session is waiting for input within 1000 ms
       And the session is polled
       Then the detail "waitingForInput" is "true"
 
@@ -641,7 +641,7 @@ Feature: Settings
       And 400 ms pass
       And the session is polled
       Then the detail "waitingForInput" is "false"
-      When 1000 ms pass
+      When the session is waiting for input within 1000 ms
       And the session is polled
       Then the detail "waitingForInput" is "true"
 
@@ -882,7 +882,7 @@ Feature: Settings
         """
         {"command": "head -c 3000 /dev/zero | tr '\\0' Z; sleep 30", "background": true}
         """
-      And 1000 ms pass
+      And the session's log shows "Z" 3000 times in a row
       And the session is polled
       Then the text matches "^Z{3000}\n\nProcess still running\.$"
 

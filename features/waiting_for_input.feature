@@ -16,7 +16,7 @@ Feature: Sessions that may be waiting for input
       And the session's log shows "Name? "
       And the session is polled
       Then the detail "waitingForInput" is "false"
-      When 1200 ms pass
+      When the session is waiting for input
       And the sessions are listed
       Then the detail "sessions.0.waitingForInput" is "true"
       When the session log is read
@@ -173,7 +173,7 @@ Feature: Sessions that may be waiting for input
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
       And the session's log shows "Name? "
-      And 1200 ms pass
+      And the session is waiting for input
       And the session is polled
       Then the text matches:
         """
@@ -210,7 +210,7 @@ Feature: Sessions that may be waiting for input
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
       And the session's log shows "Name? "
-      And 1200 ms pass
+      And the session is waiting for input
       And the sessions are listed
       Then the text matches "^<id> running   [12]s \[input-wait\] :: printf 'Name\? ';$"
 
@@ -241,7 +241,7 @@ Feature: Sessions that may be waiting for input
     Scenario: a silent pty program that reads nothing is flagged all the same
       Given the input-wait threshold option is 1000 ms
       When exec is called with '{"command": "sleep 60", "pty": true, "background": true}'
-      And 1200 ms pass
+      And the session is waiting for input
       And the sessions are listed
       Then the detail "sessions.0.waitingForInput" is "true"
 
@@ -255,7 +255,7 @@ Feature: Sessions that may be waiting for input
         """
         {"command": "printf 'Continue? [y/N] '; read -r answer; echo \"answer: $answer\"", "pty": true, "background": true}
         """
-      And 1200 ms pass
+      And the session is waiting for input
       And process is called with '{"action": "log", "sessionId": "<id>"}'
       Then the text contains "Continue? [y/N]"
       And the text contains "input"
@@ -277,7 +277,7 @@ Feature: Sessions that may be waiting for input
         {"command": "printf 'Name? '; read -r name; echo \"hi $name\"", "pty": true, "background": true}
         """
       And the session's log shows "Name? "
-      And 1100 ms pass
+      And the session is waiting for input
       And the session is polled
       Then the text starts with "Name?\n\nNo new output for "
       And the text ends with "; this session may be waiting for input. Use process write, send-keys, submit, or paste to provide input."
