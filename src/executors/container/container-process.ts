@@ -1,5 +1,6 @@
 // One command in a container (issue 21): an exec of the wrapper (command-wrapper.ts) over pipes or a terminal,
 // its start frame read off stdout, its exact outcome after its end, kill through a second exec.
+import { StringDecoder } from "node:string_decoder";
 import { Writable, type Duplex } from "node:stream";
 import type Dockerode from "dockerode";
 import { TERMINAL_EOF, TERMINAL_SIZE, type ExecutorProcess } from "../../engine/index.js";
@@ -41,11 +42,14 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   let finished = false;
   let resolveFrame = (): void => {};
   const framed = new Promise<void>((resolve) => (resolveFrame = resolve));
+  // A terminal's output goes to the engine as text, which it reads for cursor-position requests and the cursor-key
+  // mode (INPUT-16, KEYS-12); a character split across chunks waits for its rest.
+  const terminalText = pty ? new StringDecoder("utf8") : undefined;
   const stdout = createPreambleReader(marker, (fields) => {
     const match = /^:(\d+)$/.exec(fields ?? "");
     if (match) pid = Number(match[1]);
     resolveFrame();
-  }, (chunk) => events.output("stdout", chunk));
+  }, (chunk) => events.output("stdout", terminalText ? terminalText.write(chunk) : chunk));
   if (pty) stream.on("data", (chunk: Buffer) => stdout.write(chunk));
   else {
     const sink = (write: (chunk: Buffer) => void): Writable => new Writable({ write: (chunk: Buffer, _encoding, done) => { write(chunk); done(); } });
