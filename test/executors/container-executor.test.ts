@@ -1,11 +1,12 @@
 // createContainerExecutor against a real dockerd (issue 21): results come back exactly, terminals, the workspace,
 // no network, kill and limits, refusals, and nothing left after dispose.
+import { chmodSync } from "node:fs";
 import { afterEach, expect, it } from "vitest";
 import { createContainerExecutor, ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import { EXECUTOR_LABEL } from "../../src/executors/container/container-spec.js";
 import { containerEngine, containersWith, describeDocker, processesIn, useDockerDaemon } from "./docker-helpers.js";
-import { cleanUp, ctx, sessionIdOf, textOf, waitUntil } from "./helpers.js";
+import { cleanUp, ctx, engineWith, onCleanUp, scratchDir, sessionIdOf, textOf, waitUntil } from "./helpers.js";
 
 const daemon = useDockerDaemon("container-executor.test.ts");
 afterEach(cleanUp);
@@ -84,6 +85,24 @@ describeDocker("createContainerExecutor", () => {
     await engine.dispose();
     await executor.dispose();
     expect(await waitUntil(() => containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`).length === 0, 10_000)).toBe(true);
+  });
+
+  it("with nodes, runs host node commands on the engine the call's node names, and refuses an unknown name", async () => {
+    const { socketPath, dir, image } = daemon();
+    const executor = createContainerExecutor({ image, nodes: { up: { socketPath }, down: { socketPath: `${dir}/missing.sock` } } });
+    onCleanUp(() => executor.dispose());
+    const workdir = scratchDir("container-nodes-");
+    chmodSync(workdir, 0o777);
+    const engine = engineWith("node", executor, workdir);
+    expect(textOf(await engine.exec({ host: "node", node: "up", command: "echo on up" }, ctx))).toBe("on up");
+    expect(containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`)).toHaveLength(1);
+    const down = await engine.exec({ host: "node", node: "down", command: "true" }, ctx).catch((e: unknown) => e);
+    expect(ExecProcessError.is(down, "container-engine-unavailable")).toBe(true);
+    for (const node of ["elsewhere", undefined]) {
+      const unknown = await engine.exec({ host: "node", command: "true", ...(node ? { node } : {}) }, ctx).catch((e: unknown) => e);
+      expect(ExecProcessError.is(unknown, "unknown-node")).toBe(true);
+      expect((unknown as ExecProcessError).data).toMatchObject({ node, knownNodes: ["up", "down"] });
+    }
   });
 
   it("refuses a missing image and an unreachable engine with what to do, running nothing", async () => {
