@@ -105,6 +105,22 @@ describeDocker("createContainerExecutor", () => {
     }
   });
 
+  it("an abort stops the wait for a container being created; the container then serves the next command", async () => {
+    const { executor, workdir } = containerEngine(daemon());
+    const request = { command: "echo next", cwd: workdir, defaultCwd: workdir, env: {}, envOverrides: {}, pty: false, elevated: false, scopeKey: "s" };
+    const controller = new AbortController();
+    const spawned = executor.spawn({ ...request, signal: controller.signal });
+    controller.abort(); // the container cannot be ready yet: its creation needs the engine's answers
+    const error = await spawned.catch((e: unknown) => e);
+    expect(ExecProcessError.is(error, "aborted")).toBe(true);
+    const next = await executor.spawn(request);
+    const output: string[] = [];
+    next.onOutput((_stream, chunk) => output.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")));
+    await new Promise<void>((resolve) => next.onExit(() => resolve()));
+    expect(output.join("")).toBe("next\n");
+    expect(containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`)).toHaveLength(1);
+  });
+
   it("refuses a missing image and an unreachable engine with what to do, running nothing", async () => {
     const { engine } = containerEngine(daemon(), { image: "local/not-there:1" });
     await expect(engine.exec({ host: "sandbox", command: "true" }, ctx)).rejects.toThrow(messages.containerImageMissing("local/not-there:1"));

@@ -1,13 +1,13 @@
 // createContainerExecutor: runs `host: "sandbox"` (or `host: "node"`) commands in Docker or Podman containers
 // (issue 21, EXEC-08, EXEC-09). Never runs a command outside a container.
 import {
-  checkExecLimits, ExecProcessError, terminalName, type ExecutorProcess, type ExecutorSpawnRequest, type HostExecutor,
+  abortError, checkExecLimits, ExecProcessError, terminalName, type ExecutorProcess, type ExecutorSpawnRequest, type HostExecutor,
 } from "../../engine/index.js";
 import {
   engineSettings, formatBytes, normalizeContainerOptions, type ContainerExecutorOptions, type DockerConnection,
   type NormalizedContainerOptions,
 } from "./container-options.js";
-import { createContainerPool, newExecutorToken, type ContainerPool } from "./container-pool.js";
+import { createContainerPool, newExecutorToken, type ContainerLease, type ContainerPool } from "./container-pool.js";
 import { startContainerCommand } from "./container-process.js";
 import { containerError } from "./docker-errors.js";
 import { containerWorkdir } from "./workspace-path.js";
@@ -47,7 +47,7 @@ export function createContainerExecutor(options: ContainerExecutorOptions): Cont
       if (tooLarge !== undefined) throw tooLarge;
       if (disposed) throw new ExecProcessError({ code: "engine-disposed" });
       const [name, docker] = pickEngine(settings, request.node);
-      const lease = await poolOf(name, docker).acquire(request.scopeKey, request.defaultCwd);
+      const lease = await unlessAborted(poolOf(name, docker).acquire(request.scopeKey, request.defaultCwd), request.signal);
       try {
         const workdir = await containerWorkdir(request.cwd, request.defaultCwd, lease.workspace);
         return await startContainerCommand({
@@ -64,6 +64,30 @@ export function createContainerExecutor(options: ContainerExecutorOptions): Cont
       await Promise.all([...pools.values()].map((pool) => pool.dispose()));
     },
   };
+}
+
+/**
+ * The lease, or the call's abort: an aborted call stops waiting for its container, whose creation goes on (other
+ * calls of its scope may wait for it too) and which the idle timer removes if nothing uses it.
+ */
+function unlessAborted(pending: Promise<ContainerLease>, signal: AbortSignal | undefined): Promise<ContainerLease> {
+  if (!signal) return pending;
+  if (signal.aborted) {
+    void pending.then((lease) => lease.release(), () => undefined);
+    return Promise.reject(abortError());
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then((lease) => {
+      signal.removeEventListener("abort", onAbort);
+      if (signal.aborted) lease.release();
+      else resolve(lease);
+    }, (error: unknown) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+  });
 }
 
 /**
