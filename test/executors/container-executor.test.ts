@@ -58,6 +58,15 @@ describeDocker("createContainerExecutor", () => {
     expect(polled).toContain("Process stopped by request (signal SIGTERM).");
   });
 
+  it("kill also ends a process that left the command's session with setsid, found by its session marker", async () => {
+    const { engine, executor } = containerEngine(daemon());
+    const started = await engine.exec({ host: "sandbox", command: "setsid sleep 101 & sleep 100", background: true }, ctx);
+    const [id] = containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`);
+    expect(await waitUntil(() => (processesIn(daemon(), id!) ?? []).includes("sleep 101"), 10_000)).toBe(true);
+    expect(textOf(await engine.process({ action: "kill", sessionId: sessionIdOf(started) }, ctx))).toContain("Termination requested");
+    expect(await waitUntil(() => !(processesIn(daemon(), id!) ?? []).some((p) => p.startsWith("sleep")), 10_000)).toBe(true);
+  });
+
   it("reports a memory hog killed by the memory limit as out of memory", async () => {
     const { engine } = containerEngine(daemon(), { memory: "32m" });
     const text = textOf(await engine.exec({ host: "sandbox", command: "awk 'BEGIN { s = \"a\"; while (1) s = s s }'" }, ctx));

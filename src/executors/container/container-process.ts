@@ -7,7 +7,7 @@ import { TERMINAL_EOF, TERMINAL_SIZE, type ExecutorProcess } from "../../engine/
 import * as messages from "../../engine/messages.js";
 import { createQueuedProcess } from "../executor-process.js";
 import { createPreambleReader } from "../ssh/preamble-reader.js";
-import { KILL_DONE, killCommand, newMarker, parseOutcome, statusCommand, wrapperCommand } from "./command-wrapper.js";
+import { KILL_DONE, killCommand, newMarker, parseOutcome, SESSION_MARKER_ENV, statusCommand, wrapperCommand } from "./command-wrapper.js";
 import { execExitCode, execOnce } from "./exec-call.js";
 
 export interface ContainerCommand {
@@ -28,7 +28,8 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   const marker = newMarker();
   const { docker, container, pty } = spec;
   const exec = await container.exec({
-    Cmd: wrapperCommand(marker, spec.workdir, pty, spec.command), Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
+    Cmd: wrapperCommand(marker, spec.workdir, pty, spec.command),
+    Env: Object.entries({ ...spec.env, [SESSION_MARKER_ENV]: marker }).map(([key, value]) => `${key}=${value}`),
     AttachStdin: pty, AttachStdout: true, AttachStderr: true, Tty: pty,
     ...(pty ? { ConsoleSize: [TERMINAL_SIZE.rows, TERMINAL_SIZE.cols] } : {}),
   } as Dockerode.ExecCreateOptions);
@@ -81,7 +82,7 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
     process.kill = (signal) => {
       if (finished) return;
       // A container at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container.
-      void execOnce(docker, container, killCommand(groupPid, signal)).then((said) => {
+      void execOnce(docker, container, killCommand(groupPid, signal, marker)).then((said) => {
         if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
       });
     };
