@@ -81,7 +81,7 @@ async function main(host, kitArgs) {
         try {
           daemon = await startDockerDaemon();
         } catch (error) {
-          return skip(host, error.message);
+          return skip(host, `a private dockerd could not start (${error.message})`);
         }
         stops.push(() => daemon.stop());
         if (interrupted) return 1;
