@@ -16,5 +16,7 @@ export interface SshdOptions {
   maxSessions?: number;
   /** What the login prints on stdout and stderr before every command, and how long it then takes to start it. */
   loginStartup?: { stdout?: string; stderr?: string; delayMs?: number };
+  /** Variables every session gets (sshd SetEnv), such as DOCKER_HOST for a Docker host reached over ssh. */
+  setEnv?: Record<string, string>;
 }
 export function startSshd(options?: SshdOptions): Promise<SshdFixture>;

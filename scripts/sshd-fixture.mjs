@@ -70,11 +70,15 @@ function writeLoginStartup(dir, { stdout = "", stderr = "", delayMs = 0 }) {
 /**
  * Starts sshd; resolves to { host, port, username, privateKey, hostKey, dir, stop() }. Options: `maxSessions`
  * (channels per connection; default 100, sshd's own default is 10) and `loginStartup` ({ stdout, stderr, delayMs }:
- * what the login prints before every command, see writeLoginStartup).
+ * what the login prints before every command, see writeLoginStartup), `setEnv` (variables every session gets).
  */
-export async function startSshd({ maxSessions = 100, loginStartup } = {}) {
+export async function startSshd({ maxSessions = 100, loginStartup, setEnv = {} } = {}) {
   const reason = sshdUnavailableReason();
   if (reason) throw new Error(reason);
+  const sessionEnv = Object.entries(setEnv).map(([name, value]) => {
+    if (!/^\w+$/.test(name) || /[\s"\\]/.test(value)) throw new Error(`setEnv: ${name}=${value} cannot be written to sshd_config`);
+    return `${name}=${value}`;
+  });
   if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const dir = mkdtempSync(join(tmpdir(), "sshd-fixture-"));
   keygen(join(dir, "host_key"));
@@ -87,7 +91,7 @@ export async function startSshd({ maxSessions = 100, loginStartup } = {}) {
     "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", `MaxSessions ${maxSessions}`, "MaxStartups 100:30:200",
     "LogLevel ERROR", "PrintMotd no", "ClientAliveInterval 0",
     // bash sources ~/.bashrc for a command run by sshd unless SHLVL says it is nested: keep the tests free of that noise.
-    "SetEnv SHLVL=1",
+    ["SetEnv SHLVL=1", ...sessionEnv].join(" "),
     ...(loginStartup ? [`ForceCommand exec ${writeLoginStartup(dir, loginStartup)}`] : []),
   ].join("\n");
   writeFileSync(join(dir, "sshd_config"), `${config}\n`);

@@ -74,11 +74,17 @@ async function startInContainers(options: StartOptions): Promise<AdapterInstance
   const raw = process.env["DOCKER_FIXTURE"];
   if (!raw) throw new Error("CONFORMANCE_HOST=container needs DOCKER_FIXTURE (run the kit through scripts/docker-daemon.mjs).");
   const { socketPath, image } = JSON.parse(raw) as { socketPath: string; image: string };
-  // The kit's scenario folders belong to the user running it: the commands run as that user to write them.
+  // The kit's scenario folders belong to the user running it: the commands run as that user to write them. The
+  // folder is mounted at its own path, so the paths a scenario names (<cwd>) hold inside the container too. One
+  // container serves all scopes of the scenario, and it is started before the scenario's first call: the scenarios
+  // time the engine's yields and timeouts, not the creation of a container (0.5–1 s, far more on a loaded machine).
   const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-  const executor = createContainerExecutor({ image, docker: { socketPath }, user, idleTtlMs: 60_000 });
+  const executor = createContainerExecutor({
+    image, docker: { socketPath }, user, idleTtlMs: 60_000, scope: "shared", workspace: options.cwd, workspaceMount: options.cwd,
+  });
   let instance: ReferenceInstance;
   try {
+    await warmUp(executor, options.cwd);
     instance = await startReference(options, { sandbox: executor });
   } catch (error) {
     await executor.dispose();
@@ -92,6 +98,14 @@ async function startInContainers(options: StartOptions): Promise<AdapterInstance
       await executor.dispose();
     },
   };
+}
+
+/** Runs `true` in the executor's container, which starts it. */
+async function warmUp(executor: HostExecutor, cwd: string): Promise<void> {
+  const process = await executor.spawn({
+    command: "true", cwd, defaultCwd: cwd, env: {}, envOverrides: {}, pty: false, elevated: false, scopeKey: "warm-up",
+  });
+  await new Promise<void>((resolve) => process.onExit(() => resolve()));
 }
 
 const FORWARDED_TO_NODE = ["LANG", "TERM", "CONFORMANCE_SCENARIO"];

@@ -26,6 +26,6 @@ it("passes the command, the workdir and the marker as arguments, never inside th
   const argv = wrapperCommand("abc", "/workspace/a b", true, command);
   expect(argv.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
   expect(argv.slice(3)).toEqual(["sh", "abc", "/workspace/a b", "pty", command]);
-  expect(killCommand(42, "SIGTERM").slice(3)).toEqual(["sh", "42", "TERM"]);
+  expect(killCommand(42, "SIGTERM", "m1").slice(3)).toEqual(["sh", "42", "TERM", "m1"]);
   expect(statusCommand("abc").at(-1)).toBe(statusPath("abc"));
 });

@@ -1,11 +1,12 @@
 // createContainerExecutor against a real dockerd (issue 21): results come back exactly, terminals, the workspace,
 // no network, kill and limits, refusals, and nothing left after dispose.
+import { chmodSync } from "node:fs";
 import { afterEach, expect, it } from "vitest";
 import { createContainerExecutor, ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import { EXECUTOR_LABEL } from "../../src/executors/container/container-spec.js";
 import { containerEngine, containersWith, describeDocker, processesIn, useDockerDaemon } from "./docker-helpers.js";
-import { cleanUp, ctx, sessionIdOf, textOf, waitUntil } from "./helpers.js";
+import { cleanUp, ctx, engineWith, onCleanUp, scratchDir, sessionIdOf, textOf, waitUntil } from "./helpers.js";
 
 const daemon = useDockerDaemon("container-executor.test.ts");
 afterEach(cleanUp);
@@ -57,6 +58,15 @@ describeDocker("createContainerExecutor", () => {
     expect(polled).toContain("Process stopped by request (signal SIGTERM).");
   });
 
+  it("kill also ends a process that left the command's session with setsid, found by its session marker", async () => {
+    const { engine, executor } = containerEngine(daemon());
+    const started = await engine.exec({ host: "sandbox", command: "setsid sleep 101 & sleep 100", background: true }, ctx);
+    const [id] = containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`);
+    expect(await waitUntil(() => (processesIn(daemon(), id!) ?? []).includes("sleep 101"), 10_000)).toBe(true);
+    expect(textOf(await engine.process({ action: "kill", sessionId: sessionIdOf(started) }, ctx))).toContain("Termination requested");
+    expect(await waitUntil(() => !(processesIn(daemon(), id!) ?? []).some((p) => p.startsWith("sleep")), 10_000)).toBe(true);
+  });
+
   it("reports a memory hog killed by the memory limit as out of memory", async () => {
     const { engine } = containerEngine(daemon(), { memory: "32m" });
     const text = textOf(await engine.exec({ host: "sandbox", command: "awk 'BEGIN { s = \"a\"; while (1) s = s s }'" }, ctx));
@@ -65,7 +75,7 @@ describeDocker("createContainerExecutor", () => {
 
   it("contains a fork bomb at pidsLimit; the timeout ends it, and the executor serves the next command", async () => {
     const { engine, executor } = containerEngine(daemon(), { pidsLimit: 32 });
-    const text = textOf(await engine.exec({ host: "sandbox", command: "b() { b | b & }; b; while :; do sleep 1 2>/dev/null; done", timeoutSeconds: 3 }, ctx));
+    const text = textOf(await engine.exec({ host: "sandbox", command: "b() { b | b & }; b; exec sleep 100", timeoutSeconds: 3 }, ctx));
     expect(text).toContain(messages.commandTimedOut(3));
     const [id] = containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`);
     const pidsMax = daemon().docker(["exec", id!, "cat", "/sys/fs/cgroup/pids/pids.max", "/sys/fs/cgroup/pids.max"]).stdout.toString();
@@ -84,6 +94,40 @@ describeDocker("createContainerExecutor", () => {
     await engine.dispose();
     await executor.dispose();
     expect(await waitUntil(() => containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`).length === 0, 10_000)).toBe(true);
+  });
+
+  it("with nodes, runs host node commands on the engine the call's node names, and refuses an unknown name", async () => {
+    const { socketPath, dir, image } = daemon();
+    const executor = createContainerExecutor({ image, nodes: { up: { socketPath }, down: { socketPath: `${dir}/missing.sock` } } });
+    onCleanUp(() => executor.dispose());
+    const workdir = scratchDir("container-nodes-");
+    chmodSync(workdir, 0o777);
+    const engine = engineWith("node", executor, workdir);
+    expect(textOf(await engine.exec({ host: "node", node: "up", command: "echo on up" }, ctx))).toBe("on up");
+    expect(containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`)).toHaveLength(1);
+    const down = await engine.exec({ host: "node", node: "down", command: "true" }, ctx).catch((e: unknown) => e);
+    expect(ExecProcessError.is(down, "container-engine-unavailable")).toBe(true);
+    for (const node of ["elsewhere", undefined]) {
+      const unknown = await engine.exec({ host: "node", command: "true", ...(node ? { node } : {}) }, ctx).catch((e: unknown) => e);
+      expect(ExecProcessError.is(unknown, "unknown-node")).toBe(true);
+      expect((unknown as ExecProcessError).data).toMatchObject({ node, knownNodes: ["up", "down"] });
+    }
+  });
+
+  it("an abort stops the wait for a container being created; the container then serves the next command", async () => {
+    const { executor, workdir } = containerEngine(daemon());
+    const request = { command: "echo next", cwd: workdir, defaultCwd: workdir, env: {}, envOverrides: {}, pty: false, elevated: false, scopeKey: "s" };
+    const controller = new AbortController();
+    const spawned = executor.spawn({ ...request, signal: controller.signal });
+    controller.abort(); // the container cannot be ready yet: its creation needs the engine's answers
+    const error = await spawned.catch((e: unknown) => e);
+    expect(ExecProcessError.is(error, "aborted")).toBe(true);
+    const next = await executor.spawn(request);
+    const output: string[] = [];
+    next.onOutput((_stream, chunk) => output.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")));
+    await new Promise<void>((resolve) => next.onExit(() => resolve()));
+    expect(output.join("")).toBe("next\n");
+    expect(containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`)).toHaveLength(1);
   });
 
   it("refuses a missing image and an unreachable engine with what to do, running nothing", async () => {

@@ -15,7 +15,8 @@ describe("normalizeContainerOptions", () => {
   it.each([
     [{ memory: "1m" }, "memory"], [{ cpus: 0 }, "cpus"], [{ pidsLimit: 2 }, "pidsLimit"], [{ scope: "thread" }, "scope"],
     [{ workspaceAccess: "write" }, "workspaceAccess"], [{ idleTtlMs: -1 }, "idleTtlMs"], [{ image: "" }, "image"],
-    [{ workspaceMount: "relative" }, "workspaceMount"],
+    [{ workspaceMount: "relative" }, "workspaceMount"], [{ nodes: {} }, "nodes"],
+    [{ nodes: { a: { socketPath: "/s" } }, docker: { socketPath: "/s" } }, "nodes"],
   ])("refuses %o naming %s", (options, option) => {
     const error = (() => {
       try {

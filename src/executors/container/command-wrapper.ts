@@ -56,20 +56,31 @@ export function wrapperCommand(marker: string, workdir: string, pty: boolean, co
 export const KILL_DONE = "ok";
 
 /**
+ * Every command's exec carries `SESSION_MARKER_ENV=<its marker>`, as a local command carries its session marker: a
+ * process that left the command's session (setsid) still has it in /proc/<pid>/environ, where the kill finds it.
+ */
+export const SESSION_MARKER_ENV = "EXEC_PROCESS_SESSION";
+
+/**
  * Signals every process group of the command's session (its own and those its jobs made, PTY-08), found in /proc,
- * each once, then the command's group. `/bin/sh -c KILL_SCRIPT sh <pid> <TERM|KILL>`.
+ * each once, then the command's group, then every process whose environment holds the command's marker (one that
+ * called setsid; the image's grep finds them, and without a grep only the session is reached). The marker is hex, so
+ * a plain pattern matches it exactly; busybox's `grep -F` stops at the first NUL of an environ file.
+ * `/bin/sh -c KILL_SCRIPT sh <pid> <TERM|KILL> <marker>`.
  */
 export const KILL_SCRIPT = [
-  's=$1; n=$2; gs=',
+  's=$1; n=$2; m=$3; gs=',
   'for p in /proc/[0-9]*/stat; do l=; read -r l <"$p" 2>/dev/null || continue; l=${l##*) }; set -- $l',
   '  [ "$4" = "$s" ] && [ "$3" != "$s" ] && case " $gs " in *" $3 "*) ;; *) gs="$gs $3" ;; esac',
   'done',
   'for g in $gs; do kill -s "$n" -- "-$g" 2>/dev/null; done',
-  'kill -s "$n" -- "-$s" 2>/dev/null; echo ok',
+  'kill -s "$n" -- "-$s" 2>/dev/null',
+  `for f in $(grep -l "${SESSION_MARKER_ENV}=$m" /proc/[0-9]*/environ 2>/dev/null); do p=\${f#/proc/}; kill -s "$n" "\${p%/environ}" 2>/dev/null; done`,
+  'echo ok',
 ].join("\n");
 
-export function killCommand(pid: number, signal: "SIGTERM" | "SIGKILL"): string[] {
-  return ["/bin/sh", "-c", KILL_SCRIPT, "sh", String(pid), signal.slice(3)];
+export function killCommand(pid: number, signal: "SIGTERM" | "SIGKILL", marker: string): string[] {
+  return ["/bin/sh", "-c", KILL_SCRIPT, "sh", String(pid), signal.slice(3), marker];
 }
 
 /** Prints and removes the status file. */

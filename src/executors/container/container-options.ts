@@ -28,6 +28,11 @@ export interface ContainerExecutorOptions {
   /** The engine to use. @default dockerode's default: DOCKER_HOST, else /var/run/docker.sock */
   docker?: DockerConnection;
   /**
+   * Named engines instead of `docker`, for `host: "node"`: the call's `node` picks one (omitted: the only one), as
+   * createSshExecutor's nodes do; every other option applies to all of them.
+   */
+  nodes?: Record<string, DockerConnection>;
+  /**
    * Which commands share a container: one per scope key ("session"), one per agent (the `agent:<name>` part of
    * the scope key; a key without it is its own agent), or one for all ("shared"). @default "session"
    */
@@ -60,11 +65,15 @@ export interface ContainerExecutorOptions {
 export interface NormalizedContainerOptions {
   image: string;
   docker: DockerConnection | undefined;
+  /** The named engines, in their order; undefined when the executor has one engine (`docker`). */
+  nodes: Map<string, DockerConnection> | undefined;
   scope: ContainerScope;
   workspaceAccess: WorkspaceAccess;
   workspace: string | undefined;
   workspaceMount: string;
   user: string;
+  /** The `user` option as given: without it, each engine gets its defaultUser. */
+  configuredUser: string | undefined;
   network: string;
   memoryBytes: number;
   nanoCpus: number;
@@ -87,14 +96,23 @@ export function normalizeContainerOptions(options: ContainerExecutorOptions): No
   if (!Number.isSafeInteger(o.pidsLimit) || o.pidsLimit < 8) invalid("pidsLimit", String(o.pidsLimit), "a whole number of at least 8");
   const memoryBytes = parseBytes("memory", o.memory);
   if (memoryBytes < MIN_MEMORY_BYTES) invalid("memory", String(o.memory), "at least 6 MiB (Docker's minimum)");
+  const nodes = options.nodes === undefined ? undefined : new Map(Object.entries(options.nodes));
+  if (nodes && options.docker !== undefined) invalid("nodes", "nodes and docker", "either docker (one engine) or nodes (named engines), not both");
+  if (nodes && nodes.size === 0) invalid("nodes", "{}", "at least one named engine, such as { build: { host: \"build\", protocol: \"ssh\" } }");
   return {
-    image: o.image, docker: options.docker, scope: o.scope, workspaceAccess: o.workspaceAccess,
-    workspace: options.workspace, workspaceMount: o.workspaceMount.replace(/\/+$/, ""), user: o.user ?? defaultUser(options.docker), network: o.network,
+    image: o.image, docker: options.docker, nodes, scope: o.scope, workspaceAccess: o.workspaceAccess,
+    workspace: options.workspace, workspaceMount: o.workspaceMount.replace(/\/+$/, ""), user: o.user ?? defaultUser(options.docker), configuredUser: options.user, network: o.network,
     memoryBytes, nanoCpus: Math.round(o.cpus * 1e9), pidsLimit: o.pidsLimit, tmpSizeBytes: parseBytes("tmpSize", o.tmpSize),
     idleTtlMs: validateTimerDelay("createContainerExecutor", "idleTtlMs", o.idleTtlMs),
   };
 }
 
+/** The settings of one engine of the executor: `docker` is that engine, and the default user is its own. */
+export function engineSettings(settings: NormalizedContainerOptions, docker: DockerConnection | undefined): NormalizedContainerOptions {
+  return { ...settings, docker, user: settings.configuredUser ?? defaultUser(docker) };
+}
+
+/** This process's uid:gid for a local engine when not root (files in the workspace stay the user's), else nobody. */
 function defaultUser(docker: DockerConnection | undefined): string {
   const uid = process.getuid?.();
   const local = docker === undefined || "socketPath" in docker;

@@ -36,8 +36,12 @@ interface Entry {
   gone: boolean;
 }
 
-export function createContainerPool(settings: NormalizedContainerOptions): ContainerPool {
-  const token = randomBytes(6).toString("hex");
+/** A new executor token: the pools of one executor's engines share it. */
+export function newExecutorToken(): string {
+  return randomBytes(6).toString("hex");
+}
+
+export function createContainerPool(settings: NormalizedContainerOptions, token = newExecutorToken()): ContainerPool {
   const local = settings.docker === undefined || "socketPath" in settings.docker;
   const entries = new Map<string, Promise<Entry>>();
   let disposed = false;

@@ -1,12 +1,13 @@
 // One command in a container (issue 21): an exec of the wrapper (command-wrapper.ts) over pipes or a terminal,
 // its start frame read off stdout, its exact outcome after its end, kill through a second exec.
+import { StringDecoder } from "node:string_decoder";
 import { Writable, type Duplex } from "node:stream";
 import type Dockerode from "dockerode";
 import { TERMINAL_EOF, TERMINAL_SIZE, type ExecutorProcess } from "../../engine/index.js";
 import * as messages from "../../engine/messages.js";
 import { createQueuedProcess } from "../executor-process.js";
 import { createPreambleReader } from "../ssh/preamble-reader.js";
-import { KILL_DONE, killCommand, newMarker, parseOutcome, statusCommand, wrapperCommand } from "./command-wrapper.js";
+import { KILL_DONE, killCommand, newMarker, parseOutcome, SESSION_MARKER_ENV, statusCommand, wrapperCommand } from "./command-wrapper.js";
 import { execExitCode, execOnce } from "./exec-call.js";
 
 export interface ContainerCommand {
@@ -27,7 +28,8 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   const marker = newMarker();
   const { docker, container, pty } = spec;
   const exec = await container.exec({
-    Cmd: wrapperCommand(marker, spec.workdir, pty, spec.command), Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
+    Cmd: wrapperCommand(marker, spec.workdir, pty, spec.command),
+    Env: Object.entries({ ...spec.env, [SESSION_MARKER_ENV]: marker }).map(([key, value]) => `${key}=${value}`),
     AttachStdin: pty, AttachStdout: true, AttachStderr: true, Tty: pty,
     ...(pty ? { ConsoleSize: [TERMINAL_SIZE.rows, TERMINAL_SIZE.cols] } : {}),
   } as Dockerode.ExecCreateOptions);
@@ -41,11 +43,14 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   let finished = false;
   let resolveFrame = (): void => {};
   const framed = new Promise<void>((resolve) => (resolveFrame = resolve));
+  // A terminal's output goes to the engine as text, which it reads for cursor-position requests and the cursor-key
+  // mode (INPUT-16, KEYS-12); a character split across chunks waits for its rest.
+  const terminalText = pty ? new StringDecoder("utf8") : undefined;
   const stdout = createPreambleReader(marker, (fields) => {
     const match = /^:(\d+)$/.exec(fields ?? "");
     if (match) pid = Number(match[1]);
     resolveFrame();
-  }, (chunk) => events.output("stdout", chunk));
+  }, (chunk) => events.output("stdout", terminalText ? terminalText.write(chunk) : chunk));
   if (pty) stream.on("data", (chunk: Buffer) => stdout.write(chunk));
   else {
     const sink = (write: (chunk: Buffer) => void): Writable => new Writable({ write: (chunk: Buffer, _encoding, done) => { write(chunk); done(); } });
@@ -77,7 +82,7 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
     process.kill = (signal) => {
       if (finished) return;
       // A container at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container.
-      void execOnce(docker, container, killCommand(groupPid, signal)).then((said) => {
+      void execOnce(docker, container, killCommand(groupPid, signal, marker)).then((said) => {
         if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
       });
     };
