@@ -200,6 +200,8 @@ export async function runConformance(options: CliOptions, messagesDir = options.
   }, { cwd: PACKAGE_ROOT });
   const { plan } = await loadSources(runConfiguration.sources, { cwd: PACKAGE_ROOT });
   if (plan.length === 0) throw new NothingSelectedError(runConfiguration.sources.paths, runConfiguration.sources.tagExpression);
+  // Never more workers than scenarios: each worker is a process that loads the kit and the implementation.
+  runConfiguration.runtime.parallel = Math.min(runConfiguration.runtime.parallel, plan.length);
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
   return success;
 }

@@ -486,7 +486,7 @@ Feature: the LangChain surface
     @upstream @EXEC-41
     Scenario: aborting the run after exec returned running leaves the session running to completion
       Given a LangChain toolkit with '{"scopeKey": "main"}'
-      When the toolkit's exec tool is invoked with a tool call '{"command": "sleep 1.5; echo survived", "yieldMs": 200}' whose run is aborted after 700 ms
+      When the toolkit's exec tool is invoked with a tool call '{"command": "sleep 4; echo survived", "yieldMs": 200}' whose run is aborted after 2000 ms
       Then the detail "status" is "running"
       When the session finishes
       And the session is polled

@@ -32,7 +32,8 @@ interface Verdicts { exitCode: number | null; failed: string[] }
 function runKit(fault: Fault): Promise<Verdicts> {
   const report = mkdtempSync(join(tmpdir(), `faulty-${fault.fixture}-`));
   const command = `"${process.execPath}" "${join(ROOT, "conformance/fixtures/faulty", `${fault.fixture}.mjs`)}"`;
-  const args = ["conformance/bin.mjs", ...(fault.fresh ? [] : ["--reuse"]), "--command", command, "--tags", fault.tags, "--report", report, "--call-timeout", "60000"];
+  // One worker each: the thirteen kits run at once.
+  const args = ["conformance/bin.mjs", "--parallel", "1", ...(fault.fresh ? [] : ["--reuse"]), "--command", command, "--tags", fault.tags, "--report", report, "--call-timeout", "60000"];
   return new Promise((resolve, reject) => {
     const kit = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
     kit.once("error", reject);

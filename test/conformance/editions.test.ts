@@ -79,7 +79,7 @@ describe("level Documented with an edition", () => {
 function runKit(args: string[]): Promise<{ exitCode: number | null; level: string; failed: string[]; edition: string }> {
   const report = mkdtempSync(join(tmpdir(), "edition-"));
   const command = `"${process.execPath}" "${join(ROOT, "conformance/fixtures/faulty/older-names-only.mjs")}"`;
-  const kitArgs = ["conformance/bin.mjs", "--reuse", "--command", command, "--level", "documented", "--report", report, ...args];
+  const kitArgs = ["conformance/bin.mjs", "--parallel", "2", "--reuse", "--command", command, "--level", "documented", "--report", report, ...args];
   return new Promise((resolve, reject) => {
     const kit = spawn(process.execPath, kitArgs, { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
     kit.once("error", reject);
