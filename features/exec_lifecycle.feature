@@ -304,16 +304,17 @@ Feature: exec lifecycle
 
     @upstream
     Scenario: an abort after a background start has no effect
-      Given the next call is aborted after 500 ms
-      When exec is called with '{"command": "sleep 1.5; echo survived", "background": true}'
+      Given the next call is aborted after 2000 ms
+      When exec is called with '{"command": "sleep 3; echo survived", "background": true}'
       And the session finishes
       And the session is polled
       Then the text is "survived\n\nProcess exited with code 0."
 
     @upstream
     Scenario: the timeout still applies after an ignored abort
-      Given the next call is aborted after 1000 ms
-      When exec is called with '{"command": "sleep 5", "yieldMs": 100, "timeoutSeconds": 2}'
+      # As above: the abort comes well after the yield window (2.5 s), and well before the timeout (4 s).
+      Given the next call is aborted after 2500 ms
+      When exec is called with '{"command": "sleep 8", "yieldMs": 100, "timeoutSeconds": 4}'
       And the session finishes
       And the session is polled
       Then the text is exactly:
@@ -327,8 +328,9 @@ Feature: exec lifecycle
 
     @upstream @pty
     Scenario: a PTY session ignores an abort after the yield window
-      Given the next call is aborted after 1000 ms
-      When exec is called with '{"command": "sleep 2; echo survived", "yieldMs": 100, "pty": true}'
+      # As above: a sandboxed terminal's start on a loaded machine once took over the 0.9 s a 1 s abort left it.
+      Given the next call is aborted after 3000 ms
+      When exec is called with '{"command": "sleep 4; echo survived", "yieldMs": 100, "pty": true}'
       Then the status is "running"
       When the session finishes
       And the session is polled
