@@ -60,6 +60,10 @@ export async function startDockerDaemon() {
   const exited = new Promise((resolve) => daemon.once("exit", resolve));
   const stop = async () => {
     if (daemon.exitCode === null && daemon.signalCode === null) {
+      // Containers first, each with its processes: a daemon killed before its containers leaves them running
+      // (seen once: two trapped loops outlived a daemon that missed its shutdown timeout).
+      const ids = docker(socketPath, ["ps", "-aq"]).stdout?.toString().split("\n").filter(Boolean) ?? [];
+      if (ids.length > 0) docker(socketPath, ["rm", "-f", ...ids]);
       try { process.kill(daemon.pid, "SIGTERM"); } catch { /* gone */ }
       const timer = setTimeout(() => { try { process.kill(daemon.pid, "SIGKILL"); } catch { /* gone */ } }, 15_000);
       await exited;
