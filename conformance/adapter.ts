@@ -114,6 +114,12 @@ export interface BridgeProbeResult {
 
 export interface AdapterInstance {
   call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome>;
+  /**
+   * Optional: makes a scope (with these call options) ready before its first call, so that what the timing rules
+   * measure is the call, not the implementation's setup. The kit calls it before timing every call; an adapter that
+   * starts something per scope (one MCP session each) starts it here.
+   */
+  prepare?(options: CallOptions): Promise<void>;
   drainEvents(scope: string): Promise<SystemEvent[]>;
   peekEvents(scope: string): Promise<SystemEvent[]>;
   /** Wake requests observed since start. */

@@ -95,8 +95,8 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
     return session;
   };
 
-  // Most scenarios call the scope "main" with the default options: its server starts with the instance, not in the
-  // first call, whose duration the timing rules measure.
+  // Most scenarios call the scope "main" with the default options: its server starts with the instance. Any other
+  // scope's server starts in prepare(), before the kit times the scope's first call.
   try {
     await sessionFor({ scope: "main" });
   } catch (error) {
@@ -114,6 +114,9 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
   })());
 
   return {
+    async prepare(call) {
+      if (!closing) await sessionFor(call);
+    },
     async call(tool, args, call) {
       if (closing) return { kind: "error", message: "The MCP sessions of this scenario have ended (disposed).", name: "Error" };
       const session = await sessionFor(call);

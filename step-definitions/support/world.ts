@@ -98,6 +98,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
     const instance = await this.ensureStarted();
     const options = this.callOptions(scope);
     const spoken = tool === "exec" ? renameKeys(args, this.edition.names.args) : args;
+    await instance.prepare?.(options);
     const startedAt = Date.now();
     const outcome = await instance.call(tool, spoken, options);
     return { outcome, startedAt, durationMs: Date.now() - startedAt, tool };
