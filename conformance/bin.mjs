@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 // exec-process-conformance. In the kit's package the kit is compiled JavaScript next to this file; in the
-// repository it runs from the TypeScript sources, loaded through tsx (a development dependency).
+// repository it runs from the build in dist/ while that matches the sources (npm run build), else from the
+// TypeScript sources through tsx (a development dependency), which takes twice the CPU to start.
 import { existsSync } from "node:fs";
 
-const compiled = new URL("./cli.js", import.meta.url);
-if (!existsSync(compiled)) (await import("tsx/esm/api")).register();
-const { main } = await import(existsSync(compiled) ? compiled.href : "./cli.ts");
+const { main } = await import(await cliModule());
 process.exitCode = await main(process.argv.slice(2));
+
+async function cliModule() {
+  const packaged = new URL("./cli.js", import.meta.url);
+  if (existsSync(packaged)) return packaged.href;
+  const root = new URL("..", import.meta.url).pathname;
+  const { repositoryModule } = await import(new URL("../scripts/build-manifest.mjs", import.meta.url).href);
+  return repositoryModule(root, "dist/conformance/cli.js", new URL("./cli.ts", import.meta.url));
+}

@@ -17,10 +17,8 @@ process.exit(0);
 async function serverModule() {
   const packaged = new URL("./adapters/stdio-server.js", import.meta.url);
   if (existsSync(packaged)) return packaged.href;
-  const root = new URL("..", import.meta.url);
-  const { isBuildFresh } = await import(new URL("scripts/build-manifest.mjs", root).href);
-  if (isBuildFresh(root.pathname)) return new URL("dist/conformance/adapters/stdio-server.js", root).href;
-  log("stdio-server: dist/ does not match the sources (run npm run build); loading the TypeScript through tsx");
-  (await import("tsx/esm/api")).register();
-  return new URL("./adapters/stdio-server.ts", import.meta.url).href;
+  const root = new URL("..", import.meta.url).pathname;
+  const { repositoryModule } = await import(new URL("../scripts/build-manifest.mjs", import.meta.url).href);
+  return repositoryModule(root, "dist/conformance/adapters/stdio-server.js", new URL("./adapters/stdio-server.ts", import.meta.url),
+    () => log("stdio-server: dist/ does not match the sources (run npm run build); loading the TypeScript through tsx"));
 }

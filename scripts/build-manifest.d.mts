@@ -4,3 +4,5 @@ export function writeBuildManifest(root: string, inputs: Record<string, { size: 
 /** Whether dist/ was built from the sources as they are now. */
 export function isBuildFresh(root: string): boolean;
 export const MANIFEST: string;
+/** The module a repository entry script loads: `built` (under dist/) while the build is fresh, else `source` through tsx. */
+export function repositoryModule(root: string, built: string, source: URL, onStale?: () => void): Promise<string>;

@@ -1,10 +1,13 @@
 // The record of what a build was made from: size and mtime of every source file under src/, mcp/, conformance/ and
-// step-definitions/. The repository's stdio and MCP servers use the build only while it matches the sources.
+// step-definitions/. The repository's entry scripts (the kit, its stdio server, the MCP server) use the build only
+// while it matches the sources.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const SOURCE_DIRS = ["src", "mcp", "conformance", "step-definitions"];
-const SOURCE_FILE = /\.(ts|mts|json)$/;
+// .mjs too: the build copies the kit's entry scripts and plugin into dist/conformance.
+const SOURCE_FILE = /\.(ts|mts|mjs|json)$/;
 export const MANIFEST = "dist/build-inputs.json";
 
 /** Size and mtime of every source file, by path relative to the repository root. */
@@ -32,4 +35,15 @@ export function isBuildFresh(root) {
   } catch {
     return false;
   }
+}
+
+/**
+ * The module a repository entry script loads: `built` (a path under dist/) while the build matches the sources, which
+ * starts several times faster; else `source`, the TypeScript through tsx, after `onStale` has said so.
+ */
+export async function repositoryModule(root, built, source, onStale) {
+  if (isBuildFresh(root)) return pathToFileURL(join(root, built)).href;
+  onStale?.();
+  (await import("tsx/esm/api")).register();
+  return source.href;
 }

@@ -1,9 +1,11 @@
-// The repository's stdio server uses dist/ only while the build matches the sources (scripts/build-manifest.mjs).
+// The repository's entry scripts (the kit, its stdio server, the MCP server) use dist/ only while the build matches
+// the sources (scripts/build-manifest.mjs).
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isBuildFresh, sourceInputs, writeBuildManifest } from "../../scripts/build-manifest.mjs";
+import { pathToFileURL } from "node:url";
+import { isBuildFresh, repositoryModule, sourceInputs, writeBuildManifest } from "../../scripts/build-manifest.mjs";
 
 let root: string;
 
@@ -27,6 +29,7 @@ describe("isBuildFresh", () => {
   it.each([
     ["a source was edited", () => utimesSync(join(root, "src/engine/a.ts"), new Date(), new Date(Date.now() + 5_000))],
     ["a source was added", () => writeFileSync(join(root, "conformance/b.ts"), "export {};\n")],
+    ["an entry script or plugin was added", () => writeFileSync(join(root, "conformance/plugin.mjs"), "export default {};\n")],
     ["a source was deleted", () => rmSync(join(root, "step-definitions/steps.ts"))],
     ["there is no build", () => rmSync(join(root, "dist"), { recursive: true })],
   ])("is false when %s", (_label, change) => {
@@ -37,5 +40,14 @@ describe("isBuildFresh", () => {
   it("ignores files that are not sources", () => {
     writeFileSync(join(root, "conformance/notes.md"), "# notes\n");
     expect(isBuildFresh(root)).toBe(true);
+  });
+});
+
+describe("repositoryModule", () => {
+  it("names the built module while the build is fresh, without a word", async () => {
+    const said: string[] = [];
+    const module = await repositoryModule(root, "dist/conformance/cli.js", pathToFileURL(join(root, "conformance/cli.ts")), () => said.push("stale"));
+    expect(module).toBe(pathToFileURL(join(root, "dist/conformance/cli.js")).href);
+    expect(said).toEqual([]);
   });
 });
