@@ -1,16 +1,20 @@
-// The two npm packages as a user gets them (issue 10): both are packed from the build, installed from their
-// tarballs in fresh folders (the tools without a C compiler), and used with plain `node`.
+// The three npm packages as a user gets them (issues 10 and 22): the tools, the kit and the MCP server are packed from
+// the build once, installed from their tarballs in two fresh projects without a C compiler (the tools alone, in a
+// CommonJS project as `npm init -y` makes it; all three in an ES-module project), and used with plain `node`, `npx`
+// and an MCP client. One file, so that the packs and installs (most of its CPU) are made once.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isBuildFresh } from "../../scripts/build-manifest.mjs";
 import { installedPackages, packagesBeyond, type InstalledPackage } from "./installed-packages.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const KIT_SOURCE = join(ROOT, "packages/conformance");
+const MCP_SOURCE = join(ROOT, "packages/mcp");
 const SETUP_TIMEOUT_MS = 600_000;
 const KIT_RUN_TIMEOUT_MS = 300_000;
 /** The tools' runtime dependencies (issue 10 asked for zod only; signal-exit came with host-end cleanup, issue 9). */
@@ -19,6 +23,10 @@ const RUNTIME_DEPENDENCIES = ["signal-exit", "zod"];
 const KIT_ONLY = ["@cucumber/cucumber", "tsx", "esbuild"];
 /** A feature with no @slow scenario; its @pty scenarios are left out, since the installs have no node-pty. */
 const KIT_FEATURE = "features/session_ids_and_names.feature";
+/** What the server's package needs besides the tools package (and what that one needs). */
+const MCP_DEPENDENCIES = ["@modelcontextprotocol/sdk", "langchain-exec-process"];
+const TOOLS_AND_PEERS = ["langchain-exec-process", "@langchain/core", "langchain"];
+const KIT_NAME = "exec-process-conformance";
 
 interface Run { code: number | null; stdout: string; stderr: string }
 interface PackResult { filename: string; files: Array<{ path: string }> }
@@ -66,22 +74,22 @@ const NO_COMPILER = { CC: "/bin/false", CXX: "/bin/false" };
 let work: string;
 let toolsPack: PackResult;
 let kitPack: PackResult;
+let mcpPack: PackResult;
+/** The tools alone, in a CommonJS project. */
 let toolsDir: string;
+/** The kit, the tools and the MCP server, in an ES-module project. */
 let kitDir: string;
 
+// The build is the current sources' (test/global-setup.ts).
 beforeAll(async () => {
-  if (!isBuildFresh(ROOT)) {
-    const build = await run(process.execPath, ["scripts/build.mjs"], ROOT);
-    if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
-  }
   work = mkdtempSync(join(tmpdir(), "package-check-"));
-  [toolsPack, kitPack] = [await pack(ROOT, work), await pack(KIT_SOURCE, work)];
+  [toolsPack, kitPack, mcpPack] = await Promise.all([pack(ROOT, work), pack(KIT_SOURCE, work), pack(MCP_SOURCE, work)]);
   toolsDir = mkdtempSync(join(work, "tools-"));
   kitDir = mkdtempSync(join(work, "kit-"));
   const toolsTarball = join(work, toolsPack.filename);
   await Promise.all([
     install(toolsDir, [toolsTarball], NO_COMPILER, "commonjs"),
-    install(kitDir, [join(work, kitPack.filename), toolsTarball], NO_COMPILER, "module"),
+    install(kitDir, [join(work, kitPack.filename), toolsTarball, join(work, mcpPack.filename)], NO_COMPILER, "module"),
   ]);
 }, SETUP_TIMEOUT_MS);
 
@@ -246,4 +254,66 @@ describe("the conformance kit, installed", () => {
     expect(skipped.every((scenario) => scenario.status === "not applicable" && scenario.capabilities?.includes("@pty"))).toBe(true);
     if (!tags) expect(skipped.length).toBeGreaterThan(0);
   }, KIT_RUN_TIMEOUT_MS);
+});
+
+describe("exec-process-mcp, packed and installed", () => {
+  it("packs compiled JavaScript with its types, the bin script, README and LICENSE: no TypeScript sources", () => {
+    const paths = mcpPack.files.map((file) => file.path);
+    expect(paths.filter((path) => /\.[cm]?ts$/.test(path) && !path.endsWith(".d.ts"))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(["dist/exec-process-mcp.mjs", "dist/cli.js", "dist/index.d.ts", "README.md", "LICENSE", "package.json"]));
+  });
+
+  it("depends on the MCP SDK and the tools package of its own version, which does not depend on the SDK", () => {
+    const manifest = (name: string) => JSON.parse(readFileSync(join(kitDir, "node_modules", name, "package.json"), "utf8")) as {
+      version: string; dependencies?: Record<string, string>;
+    };
+    const server = manifest("exec-process-mcp");
+    expect(Object.keys(server.dependencies ?? {}).sort()).toEqual(MCP_DEPENDENCIES);
+    expect(server.dependencies?.["langchain-exec-process"]).toBe(manifest("langchain-exec-process").version);
+    expect(Object.keys(manifest("langchain-exec-process").dependencies ?? {})).not.toContain("@modelcontextprotocol/sdk");
+  });
+
+  it("adds the server, the SDK and the SDK's own dependencies to what the tools package installs", () => {
+    const installed = installedPackages(kitDir);
+    // The kit is installed beside the server here only to check it: what neither the tools nor the server need.
+    const kitOnly = packagesBeyond(installed, [...TOOLS_AND_PEERS, "exec-process-mcp"]).map((pkg) => pkg.location);
+    const beyond = packagesBeyond(installed.filter((pkg) => !kitOnly.includes(pkg.location)), TOOLS_AND_PEERS);
+    const names = beyond.map((pkg) => pkg.name);
+    expect(names).toEqual(expect.arrayContaining(["exec-process-mcp", "@modelcontextprotocol/sdk"]));
+    expect(names).not.toContain(KIT_NAME);
+    const megabytes = beyond.reduce((sum, pkg) => sum + pkg.bytes, 0) / 1e6;
+    const own = beyond.find((pkg) => pkg.name === "exec-process-mcp")!.bytes / 1e3;
+    console.log(`exec-process-mcp install beyond the tools package and its peers: ${beyond.length} packages, ${megabytes.toFixed(2)} MB (the server itself ${own.toFixed(0)} kB)`);
+  });
+
+  it("passes the installed kit's check as an MCP server (--mcp)", async () => {
+    const report = join(work, "kit-report-mcp");
+    const result = await run(process.execPath, [
+      join(kitDir, "node_modules", KIT_NAME, "conformance/bin.mjs"), "--mcp", "npx --no-install exec-process-mcp",
+      "--paths", join(kitDir, "node_modules", KIT_NAME, KIT_FEATURE), "--tags", "(@ID-01 or @NAME-01) and not @pty", "--tolerance", "1500", "--report", report,
+    ], kitDir);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const junit = readFileSync(join(report, "junit.xml"), "utf8");
+    expect(junit).toMatch(/<testsuite [^>]*tests="[1-9]/);
+    expect(junit).not.toMatch(/<(failure|error)\b/);
+    expect(JSON.parse(readFileSync(join(report, "compliance.json"), "utf8")).run.adapterName).toBe("mcp: npx --no-install exec-process-mcp");
+  }, KIT_RUN_TIMEOUT_MS);
+
+  it("answers tools/list as `npx exec-process-mcp` in the project", async () => {
+    const transport = new StdioClientTransport({
+      command: "npx", args: ["--no-install", "exec-process-mcp", "--cwd", kitDir], cwd: kitDir, stderr: "pipe",
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir() },
+    });
+    const client = new Client({ name: "package-check", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: "exec-process-mcp", version: mcpPack.filename.match(/-(\d+\.\d+\.\d+)\.tgz$/)![1] });
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["exec", "process"]);
+      const result = await client.callTool({ name: "exec", arguments: { command: "echo installed" } });
+      expect(result).toMatchObject({ content: [{ type: "text", text: "installed" }], structuredContent: { status: "completed", exitCode: 0 } });
+    } finally {
+      await client.close();
+    }
+  });
 });
