@@ -2,7 +2,6 @@
 // MCP session, and so every process the server started, before the server exits.
 import { ExecProcessError } from "../src/index.js";
 import { createServerExecutors } from "./executors.js";
-import { serveHttp } from "./http.js";
 import { invalid, parseCommand, USAGE, type ServerOptions } from "./options.js";
 import type { ScopeSettings } from "./scope.js";
 import { serverVersion } from "./server-info.js";
@@ -68,6 +67,8 @@ async function start(settings: ScopeSettings, options: ServerOptions): Promise<{
     const stdio = await serveStdio(settings);
     return { ended: stdio.ended.then(() => undefined), close: () => stdio.close() };
   }
+  // Loaded only here: a stdio server (one per MCP client session, the common case) need not load the HTTP stack.
+  const { serveHttp } = await import("./http.js");
   const http = await serveHttp(settings, options.http);
   log(`listening on ${http.url}${options.http.token ? " (bearer token required)" : ""}`);
   return { ended: new Promise(() => undefined), close: () => http.close() };
