@@ -7,7 +7,7 @@ import { availableParallelism, loadavg } from "node:os";
 
 /** On an idle 2-core machine: workers per run, and T in ms. */
 export const BASELINE = Object.freeze({
-  inProcess: 8, stdio: 8, throughHost: 3, mcp: 6, vitest: 4, toleranceMs: 1500,
+  inProcess: 8, stdio: 8, throughHost: 3, mcp: 6, vitest: 3, toleranceMs: 1500,
 });
 
 /** Each knob, by the environment variable that forces it. */

@@ -21,12 +21,12 @@ describe("testPlan", () => {
   });
 
   it("gives an idle 8-core machine four times the workers and the baseline's T", () => {
-    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 24, vitest: 16, toleranceMs: 1500 });
+    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 24, vitest: 12, toleranceMs: 1500 });
   });
 
   it("takes a forced value from its environment variable, and ignores one that is not a positive whole number", () => {
     const plan = testPlan({ cores: 2, load: 0, env: { CONFORMANCE_PARALLEL: "3", CONFORMANCE_TOLERANCE_MS: "2500", VITEST_MAX_WORKERS: "0", CONFORMANCE_MCP_PARALLEL: "x" } });
-    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 4, mcp: 6 });
+    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 6 });
   });
 
   it("measures busy cores between none and all of them, and sees a core kept busy", async () => {
