@@ -23,9 +23,9 @@ const CLOCK_TICKS_PER_SECOND = 100;
 const bundle = join(root, "dist/mcp/server.bundle.cjs");
 const VARIANTS = {
   "bundle+cache": [join(root, "mcp/exec-process-mcp.mjs")],
-  bundle: ["-e", `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => process.exit(code))`],
+  bundle: ["-e", `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, "--"],
   modules: ["--input-type=module", "-e",
-    `const { main } = await import(${JSON.stringify(join(root, "dist/mcp/cli.js"))}); process.exit(await main(process.argv.slice(1)));`],
+    `const { main } = await import(${JSON.stringify(join(root, "dist/mcp/cli.js"))}); process.exit(await main(process.argv.slice(1)));`, "--"],
 };
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {
   protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } })}\n`;
