@@ -1,7 +1,7 @@
 // A CommonJS bundle loaded with V8's code cache (Node 20 has no module compile cache): the repository's MCP server
-// starts once per scope of every scenario of the kit's MCP pass, and parsing and compiling its 2.8 MB bundle was
-// most of a start. The build writes the cache next to the bundle; a cache V8 rejects (another Node, other flags) only
-// costs the compile it would have saved.
+// starts once per scope of every scenario of the kit's MCP pass, and each start compiled its 2.8 MB bundle anew. The
+// build writes the cache next to the bundle; a cache V8 rejects (another Node, other flags) only costs the compile it
+// would have saved.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
