@@ -99,7 +99,9 @@ Feature: Termination: kill, timeouts, process groups, engine shutdown and the br
       Then the text is "Termination requested for session <id>."
       And the status is "completed"
       When the session is polled with timeout 15000
-      Then the call took at least 2000 ms
+      # The SIGKILL comes 5 s after the first kill: about 3 s into this poll, less the second kill's own time (over
+      # SSH on a loaded machine, up to a second). Any wait rules out a SIGKILL sent at the second kill.
+      Then the call took at least 1000 ms
       And the call took at most 3000 ms
       And the text is "(no new output)\n\nProcess stopped by request (signal SIGKILL)."
 

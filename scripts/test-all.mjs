@@ -19,6 +19,8 @@ const parallel = String(plan.inProcess);
 const stdioParallel = String(plan.stdio);
 const tolerance = String(plan.toleranceMs);
 const tally = { passed: 0, failed: 0, retried: 0 };
+/** Which scenarios those were, so that a timing bound that needs a look is named, not just counted. */
+const retriedNames = [];
 const lines = [];
 
 // Runs a step with its output shown live and kept, to be searched for PTY write errors.
@@ -159,9 +161,20 @@ for (const { label, dir, log, ok } of results) {
   } else if (existsSync(junit)) {
     const { passed, failed } = junitCounts(readFileSync(junit, "utf8"));
     count(label, passed, failed + (ok || failed > 0 ? 0 : 1), passedOnlyOnRetry(dir));
+    for (const scenario of retriedScenarios(readFileSync(log, "utf8"))) retriedNames.push(`${label}: ${scenario}`);
   } else {
     count(label, 0, 1);
   }
+}
+
+/**
+ * Scenarios that failed an attempt and passed the retry, from cucumber's summary (`N) Scenario: name (attempt 1,
+ * retried) # features/file.feature:line`, and without a last failed attempt, `(attempt 2) # …`).
+ */
+function retriedScenarios(output) {
+  const failedAtLast = new Set([...output.matchAll(/^\d+\) Scenario: .* \(attempt \d+\) # (\S+)$/gm)].map(([, place]) => place));
+  return [...output.matchAll(/^\d+\) Scenario: (.*) \(attempt \d+, retried\) # (\S+)$/gm)]
+    .filter(([, , place]) => !failedAtLast.has(place)).map(([, name, place]) => `${name} (${place})`);
 }
 
 /** From the run's compliance.json (conformance/report): scenarios that failed first and passed on retry. */
@@ -195,5 +208,6 @@ function junitCounts(xml) {
 for (const line of ptyWriteErrors) count(line, 0, 1);
 console.log(`\n${lines.join("\n")}`);
 console.log(`retried: ${tally.retried} scenarios passed only on retry (counted as passed above)`);
+for (const name of retriedNames) console.log(`  retried once: ${name}`);
 console.log(`total: ${tally.passed} passed, ${tally.failed} failed`);
 process.exitCode = tally.failed > 0 ? 1 : 0;

@@ -31,6 +31,14 @@ const MIN_TMP_SIZE_BYTES = 4096;
 const START_REPORT_WAIT_MS = 10_000;
 /** Output kept from before the shell ran, to say why bubblewrap stopped. */
 const SETUP_OUTPUT_MAX_CHARS = 1024;
+/**
+ * Attempts at setting a sandbox up when bubblewrap fails on a host mount: it binds "/" with every mount under it, and
+ * a mount that goes away meanwhile (a Docker engine's overlay as a container stops, an automount) fails that setup.
+ * Nothing ran, so another attempt is safe; a mount that stays broken is reported after the last.
+ */
+const SETUP_ATTEMPTS = 3;
+/** What bubblewrap says when a mount it set out to bind or remount changed under it (setupError's reason). */
+const HOST_MOUNT_RACE = /^bubblewrap said "(Can't bind mount|Can't remount|Unable to apply mount flags|Can't mount)/;
 
 export interface SandboxExecutorOptions {
   /** Host paths the command may write besides its working directory (real paths, mounted read-write). @default [] */
@@ -59,25 +67,34 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Hos
   const allowedRoots = options.allowedRoots ? [...options.allowedRoots] : undefined;
   const network = options.network === true;
   const tmpSizeBytes = normalizeTmpSize(options.tmpSizeBytes);
+  const spawnOnce = async (request: ExecutorSpawnRequest): Promise<ExecutorProcess> => {
+    const controlBase = await realpath(tmpdir());
+    const hidden = [controlBase, ...(network ? [] : await socketFolders(request.env))];
+    const plan = await planMounts({
+      cwd: request.cwd, allowedRoots: allowedRoots ?? [request.defaultCwd], writable, binds, hidden, controlBase,
+    });
+    const channel = await openControlChannel(controlBase, network ? undefined : unixSocketFilter());
+    let spawnRequest: LocalSpawnRequest;
+    try {
+      spawnRequest = launchRequest(request, plan, channel, { bwrapPath, network, tmpSizeBytes });
+      const tooLarge = checkExecLimits(spawnRequest); // the whole launch line, as the kernel will see it
+      if (tooLarge !== undefined) throw tooLarge;
+    } catch (error) {
+      await channel.close();
+      throw error;
+    }
+    return start(request.pty, spawnRequest, plan, channel);
+  };
   return {
     async spawn(request: ExecutorSpawnRequest): Promise<ExecutorProcess> {
       await ensureBwrapUsable(bwrapPath);
-      const controlBase = await realpath(tmpdir());
-      const hidden = [controlBase, ...(network ? [] : await socketFolders(request.env))];
-      const plan = await planMounts({
-        cwd: request.cwd, allowedRoots: allowedRoots ?? [request.defaultCwd], writable, binds, hidden, controlBase,
-      });
-      const channel = await openControlChannel(controlBase, network ? undefined : unixSocketFilter());
-      let spawnRequest: LocalSpawnRequest;
-      try {
-        spawnRequest = launchRequest(request, plan, channel, { bwrapPath, network, tmpSizeBytes });
-        const tooLarge = checkExecLimits(spawnRequest); // the whole launch line, as the kernel will see it
-        if (tooLarge !== undefined) throw tooLarge;
-      } catch (error) {
-        await channel.close();
-        throw error;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await spawnOnce(request);
+        } catch (error) {
+          if (attempt >= SETUP_ATTEMPTS || !ExecProcessError.is(error, "sandbox-setup-failed") || !HOST_MOUNT_RACE.test(error.data.reason)) throw error;
+        }
       }
-      return start(request.pty, spawnRequest, plan, channel);
     },
   };
 }
