@@ -5,9 +5,13 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 
-/** On an idle 2-core machine: workers per run, and T in ms. */
+/**
+ * On an idle 2-core machine: workers per run, and T in ms. T covers the load npm test makes itself (about ten
+ * runnable processes on the two cores): at 1500 ms, six runs here had four scenarios pass only on retry, each a
+ * different upper bound missed by a few hundred ms (EXEC-29, PTY-10, KILL-11, a sandboxed timeout).
+ */
 export const BASELINE = Object.freeze({
-  inProcess: 8, stdio: 8, throughHost: 3, mcp: 6, vitest: 3, toleranceMs: 1500,
+  inProcess: 8, stdio: 8, throughHost: 3, mcp: 6, vitest: 3, toleranceMs: 2000,
 });
 
 /** Each knob, by the environment variable that forces it. */
