@@ -99,7 +99,9 @@ Feature: process poll
 
     @POLL-04 @upstream
     Scenario: both streams are returned in arrival order and trimmed
-      When exec runs "printf '\n\n  out\n'; sleep 0.1; echo err >&2; sleep 0.1; printf 'out2  \n\n'; sleep 30" in the background
+      # Two pipes: their order is the order of arrival only if the engine reads one before the next write. Half a
+      # second apart, so a loaded machine (one retry in npm test with 0.1 s) still reads them in turn.
+      When exec runs "printf '\n\n  out\n'; sleep 0.5; echo err >&2; sleep 0.5; printf 'out2  \n\n'; sleep 30" in the background
       And the session's log shows "out2"
       And the session is polled
       Then the text is "out\nerr\nout2\n\nProcess still running."
