@@ -6,22 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pty from "node-pty";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixtureAdapterSource } from "./helpers/fixture-adapter.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
-const ADAPTER = `
-const result = (text) => ({ kind: "result", text, details: { status: "completed", sessionId: "s1" }, isError: false, updates: [] });
-export default () => ({
-  name: "fixture", capabilities: [],
-  async start() {
-    return {
-      async call() { return result("hi"); },
-      async drainEvents() { return []; }, async peekEvents() { return []; }, async wakes() { return []; },
-      async clearFinished() { return 0; }, async liveSessionIds() { return []; }, async dispose() {},
-    };
-  },
-});
-`;
+const ADAPTER = fixtureAdapterSource();
 
 const FEATURE = `Feature: fixture
 

@@ -6,24 +6,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixtureAdapterSource } from "./helpers/fixture-adapter.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
-const adapter = (pidsFile: string): string => `
-import { appendFileSync } from "node:fs";
-appendFileSync(${JSON.stringify(pidsFile)}, process.pid + "\\n");
-const result = { kind: "result", text: "hi", details: { status: "completed", sessionId: "s1" }, isError: false, updates: [] };
-export default () => ({
-  name: "fixture", capabilities: [],
-  async start() {
-    return {
-      async call() { return result; },
-      async drainEvents() { return []; }, async peekEvents() { return []; }, async wakes() { return []; },
-      async clearFinished() { return 0; }, async liveSessionIds() { return []; }, async dispose() {},
-    };
-  },
-});
-`;
+/** Notes the pid of every process that loads it. */
+const adapter = (pidsFile: string): string =>
+  fixtureAdapterSource(`import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(pidsFile)}, process.pid + "\\n");`);
 
 const FEATURE = `Feature: fixture
 
