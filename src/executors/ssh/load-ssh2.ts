@@ -1,16 +1,6 @@
 // ssh2 is an optional peer dependency: loaded on first use, with an install hint when it is absent.
-import { ExecProcessError } from "../../engine/index.js";
+import { optionalModule } from "../optional-module.js";
 
 type Ssh2 = typeof import("ssh2");
-let loading: Promise<Ssh2> | undefined;
 
-export function loadSsh2(): Promise<Ssh2> {
-  loading ??= import("ssh2").then(
-    (module) => ((module as { default?: Ssh2 }).default ?? module) as Ssh2,
-    () => {
-      loading = undefined;
-      throw new ExecProcessError({ code: "ssh-module-missing" });
-    },
-  );
-  return loading;
-}
+export const loadSsh2 = optionalModule<Ssh2>(() => import("ssh2"), "ssh-module-missing");
