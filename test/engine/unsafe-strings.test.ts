@@ -16,6 +16,7 @@ const NODE_INTERNALS = /ERR_|args\[|spawn |execvp|node:|\.js|\bat \//;
 async function attempt(params: Record<string, unknown>): Promise<{ text: string; rejected: boolean; spawned: boolean }> {
   const dir = tempDir("unsafe-");
   const engine = newEngine({ cwd: dir });
+  const before = new Set(liveChildren()); // the worker runs other files too: their children are not this attempt's
   let text: string;
   let rejected = false;
   try {
@@ -27,7 +28,8 @@ async function attempt(params: Record<string, unknown>): Promise<{ text: string;
   expect(engine.liveSessionIds()).toEqual([]);
   // A wrongly started command is a child of this process until it has run: once there is none, it made the file or
   // never ran.
-  expect(await waitUntil(() => liveChildren().length === 0, 10_000)).toBe(true);
+  const started = () => liveChildren().filter((pid) => !before.has(pid));
+  expect(await waitUntil(() => started().length === 0, 10_000), `children left: ${started().join(", ")}`).toBe(true);
   return { text, rejected, spawned: existsSync(join(dir, "made")) };
 }
 
