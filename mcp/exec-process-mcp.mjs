@@ -20,6 +20,6 @@ async function cliModule() {
   const module = await repositoryModule(root, "dist/mcp/server.bundle.cjs", new URL("./cli.ts", import.meta.url),
     () => process.stderr.write("exec-process-mcp: dist/ does not match the sources (run npm run build); loading the TypeScript through tsx\n"));
   if (!module.endsWith(".cjs")) return import(module);
-  const { loadBundle } = await import(new URL("../scripts/cached-bundle.mjs", import.meta.url).href);
+  const { loadBundle } = await import(new URL("../scripts/cached-bundle.cjs", import.meta.url).href);
   return loadBundle(fileURLToPath(module));
 }
