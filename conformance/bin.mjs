@@ -5,7 +5,9 @@
 import { existsSync } from "node:fs";
 
 const { main } = await import(await cliModule());
-process.exitCode = await main(process.argv.slice(2));
+// Once the reports are written the run is over: with one worker the scenarios ran in this process, and what an
+// implementation left open (a reused stdio process, a timer) must not keep it alive. Exit handlers still run.
+process.exit(await main(process.argv.slice(2)));
 
 async function cliModule() {
   const packaged = new URL("./cli.js", import.meta.url);

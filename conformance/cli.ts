@@ -54,7 +54,8 @@ const USAGE = `Usage: exec-process-conformance [options]
                          one (ja, sv, tl), whose names (timeout, PI_BASH_*, tools.exec.timeoutSec) the kit then uses
                          and whose legacy-doc rules replace the doc rules they supersede (INTERPRETING.md, Editions)
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
-  --parallel <n>         worker processes (default: 4 per core, at most 8; scenarios mostly wait on commands)
+  --parallel <n>         worker processes (default: 4 per core, at most 8; scenarios mostly wait on commands);
+                         with one (--parallel 1, or one scenario selected) scenarios run in the kit's own process
   --report <dir>         write cucumber.html, junit.xml, messages.ndjson and the compliance matrix there
   --call-timeout <ms>    per-call timeout for stdio implementations (default 60000, above the 30 s poll clamp)
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
@@ -200,10 +201,21 @@ export async function runConformance(options: CliOptions, messagesDir = options.
   }, { cwd: PACKAGE_ROOT });
   const { plan } = await loadSources(runConfiguration.sources, { cwd: PACKAGE_ROOT });
   if (plan.length === 0) throw new NothingSelectedError(runConfiguration.sources.paths, runConfiguration.sources.tagExpression);
-  // Never more workers than scenarios: each worker is a process that loads the kit and the implementation.
-  runConfiguration.runtime.parallel = Math.min(runConfiguration.runtime.parallel, plan.length);
+  // Never more workers than scenarios: each worker is a process that loads the kit and the implementation. One
+  // worker is this process (cucumber's parallel 0), which has loaded most of the kit already.
+  const workers = Math.min(runConfiguration.runtime.parallel, plan.length);
+  runConfiguration.runtime.parallel = workers === 1 ? 0 : workers;
+  // runCucumber parses the features again: only the files that hold a selected scenario, at the selected lines.
+  runConfiguration.sources.paths = plannedPaths(plan);
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
   return success;
+}
+
+/** `file:line:line…` of each feature file with a planned scenario: the plan again, read from its files only. */
+function plannedPaths(plan: ReadonlyArray<{ uri: string; location: { line: number } }>): string[] {
+  const lines = new Map<string, number[]>();
+  for (const { uri, location } of plan) lines.set(uri, [...(lines.get(uri) ?? []), location.line]);
+  return [...lines].map(([uri, at]) => [resolve(PACKAGE_ROOT, uri), ...at].join(":"));
 }
 
 export async function main(argv: string[]): Promise<number> {

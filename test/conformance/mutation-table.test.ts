@@ -72,8 +72,10 @@ function sample(): FaultOutcome[] {
   return picked;
 }
 
-describe(`a live sample of the mutation table (seed ${SEED}, MUTANT_SAMPLE_SEED to choose)`, () => {
-  it.each(sample())("$id is still caught by the scenarios the table names", async (recorded) => {
+// The sampled faults run side by side: each is one kit worker waiting on its scenarios' commands, and one after the
+// other they made this file the last of the unit tests to end.
+describe.concurrent(`a live sample of the mutation table (seed ${SEED}, MUTANT_SAMPLE_SEED to choose)`, () => {
+  it.for(sample())("$id is still caught by the scenarios the table names", { timeout: 180_000 }, async (recorded, { expect }) => {
     const fault = FAULTS.find((f) => f.id === recorded.id);
     expect(fault, `${recorded.id} is not in faults.ts`).toBeDefined();
     const live = await runFault(fault!);
@@ -82,5 +84,5 @@ describe(`a live sample of the mutation table (seed ${SEED}, MUTANT_SAMPLE_SEED 
       const expected = recorded.caught.filter((c) => c.rules.includes(rule)).map((c) => fileAndName(c.scenario));
       if (expected.length > 0) expect(expected.filter((s) => caughtNow.has(s)), `${recorded.id} on ${rule}`).not.toEqual([]);
     }
-  }, 180_000);
+  });
 });
