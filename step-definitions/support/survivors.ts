@@ -1,6 +1,6 @@
 // Finds processes that carry the scenario's marker variable in their environment (Linux /proc), so that the
 // check works for any implementation, in any language, without knowing its process groups.
-import { readFile, readdir } from "node:fs/promises";
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:fs";
 
 export interface Survivor { pid: number; command: string }
 
@@ -11,7 +11,7 @@ const RETRY_MS = 100;
 export async function findSurvivors(marker: string): Promise<Survivor[]> {
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
-    const found = await scan(marker);
+    const found = scan(marker);
     if (found.length === 0 || Date.now() >= deadline) return found;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
@@ -23,28 +23,52 @@ export function killSurvivors(survivors: Survivor[]): void {
   }
 }
 
-async function scan(marker: string): Promise<Survivor[]> {
+// Every scenario scans every process once: with synchronous reads into one buffer a scan of 250 processes costs
+// about 3 ms of CPU, against 15 ms with a promise per file, and the kit's passes run thousands of scenarios.
+function scan(marker: string): Survivor[] {
   let entries: string[];
   try {
-    entries = await readdir("/proc");
+    entries = readdirSync("/proc");
   } catch {
     return []; // not Linux: the check is documented as Linux-only (INTERPRETING.md)
   }
-  const needle = `CONFORMANCE_SCENARIO=${marker}`;
+  const entry = Buffer.from(`\0CONFORMANCE_SCENARIO=${marker}\0`, "latin1");
   const found: Survivor[] = [];
-  await Promise.all(entries.filter((name) => /^\d+$/.test(name)).map(async (name) => {
+  for (const name of entries) {
     const pid = Number(name);
-    if (pid === process.pid) return;
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
-      const environ = await readFile(`/proc/${name}/environ`, "latin1");
-      if (!environ.split("\0").includes(needle)) return;
-      const stat = await readFile(`/proc/${name}/stat`, "latin1");
-      if (/\) Z /.test(stat)) return; // a zombie has exited; PID 1 may never reap it (TOOLCHAIN.md)
-      const cmdline = (await readFile(`/proc/${name}/cmdline`, "latin1")).split("\0").join(" ").trim();
-      found.push({ pid, command: cmdline });
+      if (!holdsEntry(`/proc/${name}/environ`, entry)) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      if (/\) Z /.test(stat)) continue; // a zombie has exited; PID 1 may never reap it (TOOLCHAIN.md)
+      found.push({ pid, command: readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0").join(" ").trim() });
     } catch {
       // the process ended while we looked, or is not ours to read
     }
-  }));
+  }
   return found;
+}
+
+const chunk = Buffer.alloc(64 * 1024);
+
+/**
+ * Whether a NUL-separated file holds `entry` (`\0NAME=value\0`, so a whole variable and no longer one). Read in
+ * chunks, each starting with the end of the one before, so that an entry across two chunks is found too.
+ */
+function holdsEntry(path: string, entry: Buffer): boolean {
+  const fd = openSync(path, "r");
+  try {
+    chunk[0] = 0; // the first variable follows no NUL
+    let carried = 1;
+    for (;;) {
+      const read = readSync(fd, chunk, carried, chunk.length - carried, null);
+      const end = carried + read;
+      if (chunk.subarray(0, end).includes(entry)) return true;
+      if (read === 0) return false;
+      carried = Math.min(entry.length - 1, end);
+      chunk.copy(chunk, 0, end - carried, end);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
