@@ -12,6 +12,11 @@ import { assertSameEvents, type ConformanceWorld } from "./world.js";
 
 setDefaultTimeout(90_000);
 
+// A worker whose kit has gone (killed, or crashed) ends at once, instead of running its scenario on with no one to
+// report to. Exiting ends what the scenario started: the engine's host-end cleanup in-process, end of input for an
+// implementation over stdio or MCP.
+if (process.env["CUCUMBER_WORKER_ID"] !== undefined) process.once("disconnect", () => process.exit(1));
+
 let adapter: ConformanceAdapter | undefined;
 
 BeforeAll(async function () {

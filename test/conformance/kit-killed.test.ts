@@ -1,0 +1,93 @@
+// A kit that is killed (a CI timeout, kill <pid>) leaves nothing running: its workers end once their kit is gone,
+// and with them what their scenarios started. Ctrl-C needs none of this (it signals the whole process group); a
+// signal to the kit's process alone left its workers running their scenarios, one of them for minutes.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { isProcessAlive, killGroup, readProcTable, waitForGroupsGone, waitUntil } from "../reliability/helpers.js";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const TOKEN = `kit-killed-${process.pid}-${Date.now()}`;
+
+// Two scenarios, so two workers, each with a background command of the reference adapter that would outlive the
+// kit: its shell is found by the token in its command line, and the sleep by the shell's process group.
+const FEATURE = `Feature: fixture
+
+  @SET-01 @doc
+  Scenario: one
+    When exec is called with:
+      """
+      {"command": "sleep 60; : ${TOKEN}", "background": true}
+      """
+    And 60000 ms pass
+
+  @SET-10 @doc
+  Scenario: two
+    When exec is called with:
+      """
+      {"command": "sleep 60; : ${TOKEN}", "background": true}
+      """
+    And 60000 ms pass
+`;
+
+let dir = "";
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "kit-killed-test-"));
+  mkdirSync(join(dir, "features"));
+  writeFileSync(join(dir, "features/fixture.feature"), FEATURE);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Pids of live processes (not zombies) whose command line holds `text`. */
+function processesWith(text: string): number[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, "latin1").includes(text)) return [];
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z") ? [] : [Number(name)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The kit's worker processes: children of `kit` running cucumber's worker. */
+function workersOf(kit: number): number[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      return ppid === kit && readFileSync(`/proc/${name}/cmdline`, "latin1").includes("run_worker") ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+it("ends its workers and their sessions when the kit alone is sent SIGTERM", async () => {
+  const kit = spawn(process.execPath, ["conformance/bin.mjs", "--parallel", "2", "--paths", join(dir, "features/fixture.feature")], {
+    cwd: ROOT, stdio: "ignore",
+  });
+  const exited = new Promise((resolve) => kit.once("exit", (code, signal) => resolve(code ?? signal)));
+  let workers: number[] = [];
+  let groups: number[] = [];
+  try {
+    expect(await waitUntil(() => processesWith(TOKEN).length >= 2, 30_000), "both scenarios started their command").toBe(true);
+    workers = workersOf(kit.pid!);
+    expect(workers).toHaveLength(2);
+    const shells = processesWith(TOKEN);
+    groups = readProcTable().filter((entry) => shells.includes(entry.pid)).map((entry) => entry.pgid);
+    expect(groups).toHaveLength(2);
+    kit.kill("SIGTERM");
+    expect(await exited).toBe("SIGTERM");
+    expect(await waitUntil(() => workers.every((pid) => !isProcessAlive(pid)), 10_000), `workers left: ${workers.filter(isProcessAlive)}`).toBe(true);
+    expect(await waitForGroupsGone(groups, 10_000)).toEqual([]);
+  } finally {
+    // only what a failing run left behind
+    kit.kill("SIGKILL");
+    for (const pid of workers.filter(isProcessAlive)) process.kill(pid, "SIGKILL");
+    for (const pgid of groups) killGroup(pgid);
+  }
+}, 90_000);
