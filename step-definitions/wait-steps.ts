@@ -93,18 +93,26 @@ Then("the session is waiting for input within {int} ms", async function (this: C
 
 // A timing rule's upper bound: the record leaves `process list` within N ms (+ T) of this step.
 Then("the session leaves the list within {int} ms", async function (this: ConformanceWorld, ms: number) {
-  const id = this.sessionId();
-  const limit = ms + this.toleranceMs;
+  await leavesList(this, this.sessionId(), this.scope, ms);
+});
+Then("the session {string} leaves the list of scope {string} within {int} ms", async function (
+  this: ConformanceWorld, name: string, scope: string, ms: number,
+) {
+  await leavesList(this, this.sessionId(name), scope, ms);
+});
+
+async function leavesList(world: ConformanceWorld, id: string, scope: string, ms: number): Promise<void> {
+  const limit = ms + world.toleranceMs;
   const deadline = Date.now() + limit;
   // A TTL wait lasts a minute: look a few hundred times, not three thousand.
   const every = Math.max(CHECK_EVERY_MS, Math.min(250, Math.floor(limit / 200)));
   for (;;) {
-    const listed = await this.listedSessionIds(this.scope);
+    const listed = await world.listedSessionIds(scope);
     if (!listed.includes(id)) return;
     const left = deadline - Date.now();
     if (left < 0) {
-      throw new Error(`Session ${id} was still listed in scope ${this.scope} after ${ms} ms + tolerance ${this.toleranceMs}; the list held ${JSON.stringify(listed)}.`);
+      throw new Error(`Session ${id} was still listed in scope ${scope} after ${ms} ms + tolerance ${world.toleranceMs}; the list held ${JSON.stringify(listed)}.`);
     }
     await sleep(Math.min(every, left + 1));
   }
-});
+}
