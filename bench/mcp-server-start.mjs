@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Start-up cost of the repository's MCP server, which the kit's MCP pass pays once per scope of every scenario: spawn
 // to the answer of `initialize`, and the server's CPU time by then (from /proc: Linux only; on a loaded machine it
-// varies far less than wall time). Three ways to load the same build, interleaved, median over N runs each:
-//   bundle+cache  mcp/exec-process-mcp.mjs as the repository runs it: the one-file bundle with its V8 code cache
+// varies far less than wall time). Four ways to start the same build, interleaved, median over N runs each:
+//   launcher      scripts/mcp-bundle.cjs as the kit's MCP pass starts it: the bundle with its cache, no freshness check
+//   bundle+cache  mcp/exec-process-mcp.mjs as a user of the repository runs it: the freshness check, then the bundle
+//                 with its V8 code cache
 //   bundle        the same bundle, required without the cache
 //   modules       the compiled modules of dist/mcp (the baseline: what a start cost before the bundle)
 //   node bench/mcp-server-start.mjs [runs]        (needs a fresh npm run build)
@@ -22,6 +24,7 @@ const runs = Number(process.argv[2] ?? 15);
 const CLOCK_TICKS_PER_SECOND = 100;
 const bundle = join(root, "dist/mcp/server.bundle.cjs");
 const VARIANTS = {
+  launcher: [join(root, "scripts/mcp-bundle.cjs")],
   "bundle+cache": [join(root, "mcp/exec-process-mcp.mjs")],
   bundle: ["-e", `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => process.exit(code))`, "--"],
   modules: ["--input-type=module", "-e",
