@@ -43,7 +43,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the kit on the fixture feature; resolves to its exit code and the pids of the other processes that loaded the adapter. */
+/** Runs the kit on the fixture feature; resolves to its exit code and how many other processes loaded the adapter. */
 async function runKit(parallel: string, paths: string): Promise<{ code: unknown; workers: number }> {
   rmSync(join(dir, "pids"), { force: true });
   const kit = spawn(process.execPath, [
