@@ -2,7 +2,7 @@
 // and with them what their scenarios started. Ctrl-C needs none of this (it signals the whole process group); a
 // signal to the kit's process alone left its workers running their scenarios, one of them for minutes.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -40,31 +40,22 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Pids of live processes (not zombies) whose command line holds `text`. */
-function processesWith(text: string): number[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      if (!readFileSync(`/proc/${name}/cmdline`, "latin1").includes(text)) return [];
-      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
-      return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z") ? [] : [Number(name)];
-    } catch {
-      return [];
-    }
-  });
+/** The command line of a process, "" once it has ended. */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "latin1");
+  } catch {
+    return "";
+  }
 }
 
+/** Pids of live processes (not zombies) whose command line holds `text`. */
+const processesWith = (text: string): number[] =>
+  readProcTable().filter((entry) => entry.state !== "Z" && commandLine(entry.pid).includes(text)).map((entry) => entry.pid);
+
 /** The kit's worker processes: children of `kit` running cucumber's worker. */
-function workersOf(kit: number): number[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return ppid === kit && readFileSync(`/proc/${name}/cmdline`, "latin1").includes("run_worker") ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const workersOf = (kit: number): number[] =>
+  readProcTable().filter((entry) => entry.ppid === kit && commandLine(entry.pid).includes("run_worker")).map((entry) => entry.pid);
 
 it("ends its workers and their sessions when the kit alone is sent SIGTERM", async () => {
   const kit = spawn(process.execPath, ["conformance/bin.mjs", "--parallel", "2", "--paths", join(dir, "features/fixture.feature")], {

@@ -1,11 +1,11 @@
 // Strings no operating system can pass to a new process are refused before anything spawns, with the same text for
 // pipes and PTY: a NUL byte in command, workdir or an env value, and arguments or environments over the exec limits
 // (E2BIG). Texts name the parameter and the limit and never show Node internals.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
-import { ctx, disposeEngines, newEngine, tempDir, textOf, waitUntil } from "../reliability/helpers.js";
+import { ctx, disposeEngines, newEngine, readProcTable, tempDir, textOf, waitUntil } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
 
@@ -34,17 +34,8 @@ async function attempt(params: Record<string, unknown>): Promise<{ text: string;
 }
 
 /** Processes (not zombies) whose parent is this test process. */
-function liveChildren(): number[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return state !== "Z" && Number(ppid) === process.pid ? [Number(name)] : [];
-    } catch {
-      return []; // ended while we read
-    }
-  });
-}
+const liveChildren = (): number[] =>
+  readProcTable().filter((entry) => entry.state !== "Z" && entry.ppid === process.pid).map((entry) => entry.pid);
 
 describe.each([false, true])("unsafe strings with pty: %s", (pty) => {
   it("refuses a NUL byte in command, naming command and the position", async () => {
