@@ -66,6 +66,12 @@ const KEEP = 0;
 const ESCAPE_CONTROL = 1;
 const REMOVE = 2;
 const HIGH_SURROGATE = 3;
+// The BMP code units that are not kept as they are, as ranges [first, last]: the controls but tab, line feed and
+// carriage return (OUT-06), the surrogates (a high one followed by a low one is kept) and the format characters (OUT-05).
+const SPECIAL_RANGES = mergeRanges([
+  [0x00, 0x08], [0x0b, 0x0c], [0x0e, 0x1f], [0x7f, 0x9f], [0xd800, 0xdfff],
+  ...bmpFormatChars().map((code): Range => [code, code]),
+]);
 const CHAR_KINDS = buildCharKinds();
 // OUT-06 spelling of each control character, indexed by code.
 const CONTROL_ESCAPES = Array.from({ length: 0xa0 }, (_, code) => `\\x${code.toString(16).padStart(2, "0")}`);
@@ -73,16 +79,26 @@ const CONTROL_ESCAPES = Array.from({ length: 0xa0 }, (_, code) => `\\x${code.toS
 const ASTRAL_BLOCK_BITS = 8;
 const astralFormatBlocks = new Map<number, Uint8Array>();
 
-function buildCharKinds(): Uint8Array {
-  const kinds = new Uint8Array(0x10000);
-  for (let code = 0; code < 0x10000; code++) {
-    if (isHighSurrogate(code)) kinds[code] = HIGH_SURROGATE;
-    else if (isLowSurrogate(code)) kinds[code] = REMOVE;
-    else if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f)) {
-      kinds[code] = ESCAPE_CONTROL;
-    }
+type Range = [first: number, last: number];
+
+/** Sorted, with overlapping and adjacent ranges joined. */
+function mergeRanges(ranges: Range[]): Range[] {
+  const merged: Range[] = [];
+  for (const [first, last] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const previous = merged.at(-1);
+    if (previous && first <= previous[1] + 1) previous[1] = Math.max(previous[1], last);
+    else merged.push([first, last]);
   }
-  for (const code of bmpFormatChars()) kinds[code] = REMOVE;
+  return merged;
+}
+
+/** Filled by ranges (typed-array fills), not code by code: this table is built at every process start. */
+function buildCharKinds(): Uint8Array {
+  const kinds = new Uint8Array(0x10000); // KEEP
+  for (const [first, last] of SPECIAL_RANGES) kinds.fill(REMOVE, first, last + 1);
+  kinds.fill(ESCAPE_CONTROL, 0x00, 0x20).fill(ESCAPE_CONTROL, 0x7f, 0xa0);
+  for (const kept of [0x09, 0x0a, 0x0d]) kinds[kept] = KEEP;
+  kinds.fill(HIGH_SURROGATE, 0xd800, 0xdc00);
   return kinds;
 }
 
@@ -94,8 +110,7 @@ function bmpFormatChars(): number[] {
   const units = new Uint16Array(0x10000 - 0x800);
   for (let code = 0; code < 0xd800; code++) units[code] = code;
   for (let code = 0xe000; code < 0x10000; code++) units[code - 0x800] = code;
-  let all = "";
-  for (let start = 0; start < units.length; start += 0x1000) all += String.fromCharCode(...units.subarray(start, start + 0x1000));
+  const all = new TextDecoder("utf-16le").decode(units);
   return [...all.matchAll(/\p{Cf}/gu)].map((match) => match[0].charCodeAt(0));
 }
 
@@ -112,19 +127,13 @@ function isAstralFormatChar(codePoint: number): boolean {
   return block[codePoint & ((1 << ASTRAL_BLOCK_BITS) - 1)] === 1;
 }
 
-// Matches one code unit whose kind is not KEEP; built from the table so the scan runs in the regex engine.
-const SPECIAL_UNIT = buildSpecialUnitPattern(CHAR_KINDS);
+// Matches one code unit whose kind is not KEEP, so that the scan runs in the regex engine.
+const SPECIAL_UNIT = specialUnitPattern(SPECIAL_RANGES);
 
-function buildSpecialUnitPattern(kinds: Uint8Array): RegExp {
+function specialUnitPattern(ranges: Range[]): RegExp {
   const hex = (code: number): string => `\\u${code.toString(16).padStart(4, "0")}`;
-  let ranges = "";
-  for (let code = 0; code < kinds.length; code++) {
-    if (kinds[code] === KEEP) continue;
-    const first = code;
-    while (code + 1 < kinds.length && kinds[code + 1] !== KEEP) code++;
-    ranges += first === code ? hex(first) : `${hex(first)}-${hex(code)}`;
-  }
-  return new RegExp(`[${ranges}]`, "g");
+  const classes = ranges.map(([first, last]) => (first === last ? hex(first) : `${hex(first)}-${hex(last)}`));
+  return new RegExp(`[${classes.join("")}]`, "g");
 }
 
 // OUT-05 removes format characters and lone surrogates; OUT-06 spells other controls as `\xNN`.
