@@ -11,7 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isBuildFresh } from "./build-manifest.mjs";
-import { dockerUnavailableReason, startDockerDaemon, TEST_IMAGE } from "./docker-daemon.mjs";
+import { dockerUnavailableReason, engineFromEnvironment, startDockerDaemon } from "./docker-daemon.mjs";
 import { sshdUnavailableReason, startSshd } from "./sshd-fixture.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -75,8 +75,9 @@ async function main(host, kitArgs) {
       env.SSH_FIXTURE = JSON.stringify({ host: address, port, username, privateKey, hostKey });
     }
     if (host === "container") {
-      if (process.env.DOCKER_SOCKET) {
-        env.DOCKER_FIXTURE = JSON.stringify({ socketPath: process.env.DOCKER_SOCKET, image: process.env.DOCKER_IMAGE || TEST_IMAGE });
+      const given = engineFromEnvironment();
+      if (given) {
+        env.DOCKER_FIXTURE = JSON.stringify({ socketPath: given.socketPath, image: given.image });
       } else {
         let daemon;
         try {

@@ -5,11 +5,14 @@ export interface DockerDaemon {
   socketPath: string;
   dir: string;
   image: string;
-  pid: number;
+  /** dockerd's pid; undefined for an engine given by DOCKER_SOCKET. */
+  pid: number | undefined;
   /** Runs the docker CLI against this daemon. */
   docker(args: string[]): SpawnSyncReturns<Buffer>;
-  /** Stops dockerd and removes its directory. */
+  /** Stops dockerd and removes its directory (nothing for an engine given by DOCKER_SOCKET). */
   stop(): Promise<void>;
 }
 export function dockerUnavailableReason(): string | undefined;
 export function startDockerDaemon(): Promise<DockerDaemon>;
+export function engineFromEnvironment(env?: NodeJS.ProcessEnv): DockerDaemon | undefined;
+export function buildRootfs(dir: string): string;

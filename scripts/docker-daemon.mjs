@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, copyFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const TEST_IMAGE = "local/exec-sandbox:1";
@@ -30,7 +30,7 @@ export function dockerUnavailableReason() {
 const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
 
 /** The busybox root filesystem of the test image: /bin/sh and the other applets, /tmp 1777, a nobody user. */
-function buildRootfs(dir) {
+export function buildRootfs(dir) {
   const root = join(dir, "rootfs");
   for (const sub of ["bin", "etc", "tmp", "proc", "sys", "dev", "workspace"]) mkdirSync(join(root, sub), { recursive: true });
   chmodSync(join(root, "tmp"), 0o1777);
@@ -41,6 +41,20 @@ function buildRootfs(dir) {
   writeFileSync(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n");
   writeFileSync(join(root, "etc/group"), "root:x:0:\nnogroup:x:65534:\n");
   return root;
+}
+
+/**
+ * The engine at DOCKER_SOCKET with its image DOCKER_IMAGE (default TEST_IMAGE), when DOCKER_SOCKET is set: one the
+ * caller runs, such as Podman's service (scripts/podman-service.mjs), used instead of a private dockerd. Stopping it
+ * is the caller's business.
+ */
+export function engineFromEnvironment(env = process.env) {
+  const socketPath = env.DOCKER_SOCKET;
+  if (!socketPath) return undefined;
+  return {
+    socketPath, dir: dirname(socketPath), image: env.DOCKER_IMAGE || TEST_IMAGE, pid: undefined,
+    stop: async () => {}, docker: (args) => docker(socketPath, args),
+  };
 }
 
 /** Starts dockerd, waits until it answers, builds the test image. */

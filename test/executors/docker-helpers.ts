@@ -1,13 +1,13 @@
-// Shared helpers of the container executor's tests: a private dockerd per test file (scripts/docker-daemon.mjs),
-// engines over a container executor, and what the daemon holds. Skipped, with the reason printed, where dockerd
-// cannot run.
+// Shared helpers of the container executor's tests: a private dockerd per test file (scripts/docker-daemon.mjs), or
+// the engine at DOCKER_SOCKET when set (Podman's: scripts/podman-service.mjs), engines over a container executor, and
+// what the daemon holds. Skipped, with the reason printed, where dockerd cannot run and no engine is given.
 import { chmodSync } from "node:fs";
 import { afterAll, beforeAll, describe } from "vitest";
 import { createContainerExecutor, type ContainerExecutor, type ContainerExecutorOptions } from "../../src/index.js";
-import { dockerUnavailableReason, startDockerDaemon, type DockerDaemon } from "../../scripts/docker-daemon.mjs";
+import { dockerUnavailableReason, engineFromEnvironment, startDockerDaemon, type DockerDaemon } from "../../scripts/docker-daemon.mjs";
 import { engineWith, onCleanUp, scratchDir } from "./helpers.js";
 
-export const dockerSkipReason = dockerUnavailableReason();
+export const dockerSkipReason = engineFromEnvironment() ? undefined : dockerUnavailableReason();
 export const describeDocker: typeof describe.skip = dockerSkipReason ? describe.skip : describe;
 
 /** Starts the daemon before the file's tests and stops it after them; returns the accessor of the running daemon. */
@@ -15,7 +15,7 @@ export function useDockerDaemon(file: string): () => DockerDaemon {
   if (dockerSkipReason) console.warn(`${file}: container tests skipped: ${dockerSkipReason}`);
   let daemon: DockerDaemon | undefined;
   beforeAll(async () => {
-    if (!dockerSkipReason) daemon = await startDockerDaemon();
+    if (!dockerSkipReason) daemon = engineFromEnvironment() ?? await startDockerDaemon();
   }, 120_000);
   afterAll(async () => daemon?.stop(), 60_000);
   return () => {
