@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONTAINER_SUBSET } from "./conformance-through-host.mjs";
+import { podmanUnavailableReason } from "./podman-service.mjs";
 import { busyCores, testPlan } from "./test-plan.mjs";
 
 const reports = "reports/test";
@@ -16,6 +17,8 @@ const plan = testPlan({ load: await busyCores() });
 console.log(`npm test on ${plan.cores} cores, ${plan.load.toFixed(1)} busy with other work: ${plan.inProcess} in-process, `
   + `${plan.stdio} stdio, ${plan.throughHost} through-host, ${plan.mcp} MCP and ${plan.vitest} vitest workers; T ${plan.toleranceMs} ms`);
 const parallel = String(plan.inProcess);
+/** The container executor's tests that run against Podman too: results, limits, lifecycle and the security checks. */
+const PODMAN_TEST_FILES = ["test/executors/container-executor.test.ts", "test/executors/container-pool.test.ts", "test/security/container.test.ts"];
 const stdioParallel = String(plan.stdio);
 const tolerance = String(plan.toleranceMs);
 const tally = { passed: 0, failed: 0, retried: 0 };
@@ -123,6 +126,16 @@ const securityRun = Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRun
   "scripts/as-unprivileged.mjs", "--out", securityDir, "--", "./node_modules/.bin/vitest", "run", "test/security",
   "--reporter=default", "--reporter=json", "--outputFile.json={out}/vitest.json",
 ]));
+// Issue 21: the container executor's tests again, against Podman's Docker-compatible socket (a private Podman service
+// that scripts/podman-service.mjs starts and stops) instead of dockerd; started with the plain-user security run.
+// CONTAINER_PODMAN=0 leaves it out; where Podman cannot run, its line says why.
+const podmanDir = join(reports, "container-tests-podman");
+const podmanSkip = process.env.CONTAINER_PODMAN === "0" ? "CONTAINER_PODMAN=0" : podmanUnavailableReason();
+if (!podmanSkip) mkdirSync(podmanDir, { recursive: true });
+const podmanRun = podmanSkip ? undefined : Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRuns])]).then(() => run(
+  "container tests (Podman)", "node", ["scripts/podman-service.mjs", "./node_modules/.bin/vitest", "run", ...PODMAN_TEST_FILES,
+    "--reporter=default", "--reporter=json", `--outputFile.json=${join(podmanDir, "vitest.json")}`],
+));
 const { typed, linted } = await checks;
 count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
 count("lint", linted ? 1 : 0, linted ? 0 : 1);
@@ -146,6 +159,8 @@ const results = [inProcess, ...(await Promise.all(lateRuns)), ...throughHost];
 const unitOk = await unitRun;
 countVitest("unit tests", unitOk, vitestJson);
 countVitest("security tests (unprivileged)", await securityRun, join(securityDir, "vitest.json"));
+if (podmanRun) countVitest("container tests (Podman)", await podmanRun, join(podmanDir, "vitest.json"));
+else lines.push(`container tests (Podman): skipped (${podmanSkip})`);
 
 function countVitest(label, ok, file) {
   if (!existsSync(file)) return count(label, 0, 1);
