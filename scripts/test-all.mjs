@@ -17,8 +17,6 @@ const plan = testPlan({ load: await busyCores() });
 console.log(`npm test on ${plan.cores} cores, ${plan.load.toFixed(1)} busy with other work: ${plan.inProcess} in-process, `
   + `${plan.stdio} stdio, ${plan.throughHost} through-host, ${plan.mcp} MCP and ${plan.vitest} vitest workers; T ${plan.toleranceMs} ms`);
 const parallel = String(plan.inProcess);
-/** The container executor's tests that run against Podman too: results, limits, lifecycle and the security checks. */
-const PODMAN_TEST_FILES = ["test/executors/container-executor.test.ts", "test/executors/container-pool.test.ts", "test/security/container.test.ts"];
 const stdioParallel = String(plan.stdio);
 const tolerance = String(plan.toleranceMs);
 const tally = { passed: 0, failed: 0, retried: 0 };
@@ -118,21 +116,23 @@ const earlyRuns = [inProcessRun, ...throughHostRuns].map(conformanceRun);
 const lateRuns = [stdioRun, ...mcpRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
 const unitRun = run("unit tests", "npx", ["vitest", "run", `--maxWorkers=${plan.vitest}`, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
-// Issue 20: the attacks on the executors (test/security) again as a plain user; the unit run is root's in CI. Started
-// once the conformance runs or the unit tests are done, whichever is first: the last of the unit tests leave a core
-// partly idle, and the two runs of the same attacks do not start on a machine both halves of npm test keep busy.
+// The last runs start once the conformance runs or the unit tests are done, whichever is first: the last of the
+// unit tests leave a core partly idle, and these repeat tests of the unit run on a machine it no longer keeps busy.
+const tailStarts = Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRuns])]);
+// Issue 20: the attacks on the executors (test/security) again as a plain user; the unit run is root's in CI.
 const securityDir = join(reports, "security-unprivileged");
-const securityRun = Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRuns])]).then(() => run("security tests (unprivileged)", "node", [
+const securityRun = tailStarts.then(() => run("security tests (unprivileged)", "node", [
   "scripts/as-unprivileged.mjs", "--out", securityDir, "--", "./node_modules/.bin/vitest", "run", "test/security",
   "--reporter=default", "--reporter=json", "--outputFile.json={out}/vitest.json",
 ]));
-// Issue 21: the container executor's tests again, against Podman's Docker-compatible socket (a private Podman service
-// that scripts/podman-service.mjs starts and stops) instead of dockerd; started with the plain-user security run.
-// CONTAINER_PODMAN=0 leaves it out; where Podman cannot run, its line says why.
+// Issue 21: the container executor's tests (results, limits, lifecycle, the security checks) again, against Podman's
+// Docker-compatible socket (a private Podman service that scripts/podman-service.mjs starts and stops) instead of
+// dockerd. CONTAINER_PODMAN=0 leaves them out; where Podman cannot run, their line says why.
+const PODMAN_TEST_FILES = ["test/executors/container-executor.test.ts", "test/executors/container-pool.test.ts", "test/security/container.test.ts"];
 const podmanDir = join(reports, "container-tests-podman");
 const podmanSkip = process.env.CONTAINER_PODMAN === "0" ? "CONTAINER_PODMAN=0" : podmanUnavailableReason();
 if (!podmanSkip) mkdirSync(podmanDir, { recursive: true });
-const podmanRun = podmanSkip ? undefined : Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRuns])]).then(() => run(
+const podmanRun = podmanSkip ? undefined : tailStarts.then(() => run(
   "container tests (Podman)", "node", ["scripts/podman-service.mjs", "./node_modules/.bin/vitest", "run", ...PODMAN_TEST_FILES,
     "--reporter=default", "--reporter=json", `--outputFile.json=${join(podmanDir, "vitest.json")}`],
 ));
