@@ -4,7 +4,8 @@
 // containers.conf of its own (CONTAINERS_CONF, nothing of the machine's is changed): cgroupfs and file events, since
 // no systemd runs here, and rlimits below the machine's hard limits (Podman's defaults for root exceed them, and runc
 // then refuses to start any container). Containers get no network from the executor itself (network "none"). The
-// test image is the one scripts/docker-daemon.mjs builds, imported through the socket by the docker CLI.
+// test image is the one scripts/docker-daemon.mjs builds, imported through the socket by the docker CLI. The service runs
+// in its temp dir: the monitor of an exec whose container met its memory limit writes a file `oom` into its cwd.
 //   node scripts/podman-service.mjs <command> [args…]
 // runs the command with DOCKER_SOCKET and DOCKER_IMAGE set, which the container tests and the kit's container pass
 // use instead of a private dockerd (scripts/docker-daemon.mjs, engineFromEnvironment), then stops the service.
@@ -59,7 +60,7 @@ export async function startPodmanService() {
   const service = spawn(PODMAN, [
     "--root", join(dir, "storage"), "--runroot", join(dir, "run"), "--tmpdir", join(dir, "tmp"), "--storage-driver", "vfs",
     "system", "service", "--time=0", `unix://${socketPath}`,
-  ], { stdio: "ignore", detached: true, env: { ...process.env, CONTAINERS_CONF: join(dir, "containers.conf") } });
+  ], { stdio: "ignore", detached: true, cwd: dir, env: { ...process.env, CONTAINERS_CONF: join(dir, "containers.conf") } });
   service.unref();
   const exited = new Promise((resolve) => service.once("exit", resolve));
   const stop = async () => {
