@@ -53,6 +53,15 @@ function commandLine(pid: number): string {
 const processesWith = (text: string): number[] =>
   readProcTable().filter((entry) => entry.state !== "Z" && commandLine(entry.pid).includes(text)).map((entry) => entry.pid);
 
+/**
+ * The process groups of the scenarios' commands, each once: a shell that has just forked for `sleep` shows its command
+ * line in the fork too, until the fork execs.
+ */
+const commandGroups = (): number[] => {
+  const shells = processesWith(TOKEN);
+  return [...new Set(readProcTable().filter((entry) => shells.includes(entry.pid)).map((entry) => entry.pgid))];
+};
+
 /** The kit's worker processes: children of `kit` running cucumber's worker. */
 const workersOf = (kit: number): number[] =>
   readProcTable().filter((entry) => entry.ppid === kit && commandLine(entry.pid).includes("run_worker")).map((entry) => entry.pid);
@@ -65,11 +74,10 @@ it("ends its workers and their sessions when the kit alone is sent SIGTERM", asy
   let workers: number[] = [];
   let groups: number[] = [];
   try {
-    expect(await waitUntil(() => processesWith(TOKEN).length >= 2, 30_000), "both scenarios started their command").toBe(true);
+    expect(await waitUntil(() => commandGroups().length >= 2, 30_000), "both scenarios started their command").toBe(true);
     workers = workersOf(kit.pid!);
     expect(workers).toHaveLength(2);
-    const shells = processesWith(TOKEN);
-    groups = readProcTable().filter((entry) => shells.includes(entry.pid)).map((entry) => entry.pgid);
+    groups = commandGroups();
     expect(groups).toHaveLength(2);
     kit.kill("SIGTERM");
     expect(await exited).toBe("SIGTERM");
