@@ -15,4 +15,6 @@ export interface DockerDaemon {
 export function dockerUnavailableReason(): string | undefined;
 export function startDockerDaemon(): Promise<DockerDaemon>;
 export function engineFromEnvironment(env?: NodeJS.ProcessEnv): DockerDaemon | undefined;
-export function buildRootfs(dir: string): string;
+export function prepareEngine(options: {
+  name: string; socketPath: string; dir: string; engine: import("node:child_process").ChildProcess; stop(): Promise<void>;
+}): Promise<DockerDaemon>;

@@ -30,7 +30,7 @@ export function dockerUnavailableReason() {
 const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
 
 /** The busybox root filesystem of the test image: /bin/sh and the other applets, /tmp 1777, a nobody user. */
-export function buildRootfs(dir) {
+function buildRootfs(dir) {
   const root = join(dir, "rootfs");
   for (const sub of ["bin", "etc", "tmp", "proc", "sys", "dev", "workspace"]) mkdirSync(join(root, sub), { recursive: true });
   chmodSync(join(root, "tmp"), 0o1777);
@@ -88,12 +88,19 @@ export async function startDockerDaemon() {
       try { rmSync(dir, { recursive: true, force: true }); return; } catch { await new Promise((r) => setTimeout(r, 250)); }
     }
   };
+  return prepareEngine({ name: "dockerd", socketPath, dir, engine: daemon, stop });
+}
+
+/**
+ * Waits until the engine at `socketPath` answers, then imports the test image through it: the fixture. When either
+ * fails, or `engine` (its process) ends first, it stops the engine and throws an error that names it.
+ */
+export async function prepareEngine({ name, socketPath, dir, engine, stop }) {
   const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (docker(socketPath, ["version", "--format", "{{.Server.Version}}"]).status === 0) break;
-    if (daemon.exitCode !== null || Date.now() > deadline) {
+  while (docker(socketPath, ["version", "--format", "{{.Server.Version}}"]).status !== 0) {
+    if (engine.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`dockerd did not start within ${START_TIMEOUT_MS} ms`);
+      throw new Error(`${name} did not answer within ${START_TIMEOUT_MS} ms`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -103,9 +110,9 @@ export async function startDockerDaemon() {
   rmSync(rootfs, { recursive: true, force: true });
   if (imported.status !== 0) {
     await stop();
-    throw new Error(`docker import failed: ${imported.stderr}`);
+    throw new Error(`docker import through ${name} failed: ${imported.stderr}`);
   }
-  return { socketPath, dir, image: TEST_IMAGE, pid: daemon.pid, stop, docker: (args) => docker(socketPath, args) };
+  return { socketPath, dir, image: TEST_IMAGE, pid: engine.pid, stop, docker: (args) => docker(socketPath, args) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -14,11 +14,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildRootfs, TEST_IMAGE } from "./docker-daemon.mjs";
+import { prepareEngine } from "./docker-daemon.mjs";
 
 const PODMAN = ["/usr/bin/podman", "/usr/local/bin/podman"].find((path) => existsSync(path));
 const CATATONIT = ["/usr/libexec/podman/catatonit", "/usr/bin/catatonit"].find((path) => existsSync(path));
-const START_TIMEOUT_MS = 30_000;
 const CONTAINERS_CONF = `[engine]
 cgroup_manager = "cgroupfs"
 events_logger = "file"
@@ -50,7 +49,7 @@ function killProcessesNaming(dir) {
 
 const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
 
-/** Starts the service, waits until it answers, imports the test image; the shape of scripts/docker-daemon.mjs's. */
+/** Starts the service, waits until it answers, imports the test image: a fixture of scripts/docker-daemon.mjs's shape. */
 export async function startPodmanService() {
   const reason = podmanUnavailableReason();
   if (reason) throw new Error(`podman cannot run here: ${reason}`);
@@ -75,23 +74,7 @@ export async function startPodmanService() {
     killProcessesNaming(dir);
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (docker(socketPath, ["version", "--format", "{{.Server.Version}}"]).status !== 0) {
-    if (service.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`podman system service did not answer within ${START_TIMEOUT_MS} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const rootfs = buildRootfs(dir);
-  const tar = spawnSync("tar", ["-C", rootfs, "-c", "."], { maxBuffer: 64 * 1024 * 1024 });
-  const imported = docker(socketPath, ["import", "-", TEST_IMAGE], tar.stdout);
-  rmSync(rootfs, { recursive: true, force: true });
-  if (imported.status !== 0) {
-    await stop();
-    throw new Error(`docker import through podman failed: ${imported.stderr}`);
-  }
-  return { socketPath, dir, image: TEST_IMAGE, pid: service.pid, stop, docker: (args) => docker(socketPath, args) };
+  return prepareEngine({ name: "podman system service", socketPath, dir, engine: service, stop });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
