@@ -4,8 +4,8 @@
 // containers.conf of its own (CONTAINERS_CONF, nothing of the machine's is changed): cgroupfs and file events, since
 // no systemd runs here, and rlimits below the machine's hard limits (Podman's defaults for root exceed them, and runc
 // then refuses to start any container). Containers get no network from the executor itself (network "none"). The
-// test image is the one scripts/docker-daemon.mjs builds, imported through the socket by the docker CLI. The service runs
-// in its temp dir: the monitor of an exec whose container met its memory limit writes a file `oom` into its cwd.
+// test image is the one scripts/docker-daemon.mjs builds, imported through the socket by the docker CLI. The service
+// runs in its temp dir: the monitor of an exec whose container met its memory limit writes a file `oom` into its cwd.
 //   node scripts/podman-service.mjs <command> [args…]
 // runs the command with DOCKER_SOCKET and DOCKER_IMAGE set, which the container tests and the kit's container pass
 // use instead of a private dockerd (scripts/docker-daemon.mjs, engineFromEnvironment), then stops the service.
@@ -36,8 +36,8 @@ export function podmanUnavailableReason() {
 }
 
 /**
- * Podman keeps the conmon of each exec for exit_command_delay (300 s by default) after it ends, in a session of its
- * own; those of this service (their command lines name its storage) end with it.
+ * Podman keeps the monitor (conmon) of each exec alive for its exit delay (conmon's --exit-delay, 300 s here) after
+ * the exec ends, in a session of its own; those of this service (their command lines name its storage) end with it.
  */
 function killProcessesNaming(dir) {
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
