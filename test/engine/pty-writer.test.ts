@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
 import { masterOf } from "../../src/engine/spawn/pty-master.js";
 import { PENDING_LIMIT_BYTES, PtyWriter } from "../../src/engine/spawn/pty-writer.js";
-import { killGroup } from "../reliability/helpers.js";
+import { killGroup, killProcess } from "../reliability/helpers.js";
 
 const nodePty = await import("node-pty").catch(() => undefined); // optional dependency
 
@@ -96,7 +96,10 @@ describe.runIf(nodePty !== undefined)("PtyWriter on a terminal whose program doe
       writer.close();
       expect(writer.pendingBytes).toBe(0);
     } finally {
-      killGroup(terminal.pid); // the shell leads the terminal's group: sleep goes with it
+      // The shell leads the terminal's group, so sleep goes with it; a child that has not yet made its own session
+      // (a loaded machine: this test writes at once) has no group yet, and is killed as a process.
+      killGroup(terminal.pid);
+      killProcess(terminal.pid);
       await exited;
     }
   }, 30_000);
