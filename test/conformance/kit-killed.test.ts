@@ -2,10 +2,11 @@
 // and with them what their scenarios started. Ctrl-C needs none of this (it signals the whole process group); a
 // signal to the kit's process alone left its workers running their scenarios, one of them for minutes.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { processesWith } from "../executors/helpers.js";
 import { isProcessAlive, killGroup, readProcTable, waitForGroupsGone, waitUntil } from "../reliability/helpers.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -40,31 +41,20 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The command line of a process, "" once it has ended. */
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "latin1");
-  } catch {
-    return "";
-  }
-}
-
-/** Pids of live processes (not zombies) whose command line holds `text`. */
-const processesWith = (text: string): number[] =>
-  readProcTable().filter((entry) => entry.state !== "Z" && commandLine(entry.pid).includes(text)).map((entry) => entry.pid);
-
 /**
  * The process groups of the scenarios' commands, each once: a shell that has just forked for `sleep` shows its command
  * line in the fork too, until the fork execs.
  */
 const commandGroups = (): number[] => {
-  const shells = processesWith(TOKEN);
+  const shells = processesWith(TOKEN).map(({ pid }) => pid);
   return [...new Set(readProcTable().filter((entry) => shells.includes(entry.pid)).map((entry) => entry.pgid))];
 };
 
 /** The kit's worker processes: children of `kit` running cucumber's worker. */
-const workersOf = (kit: number): number[] =>
-  readProcTable().filter((entry) => entry.ppid === kit && commandLine(entry.pid).includes("run_worker")).map((entry) => entry.pid);
+const workersOf = (kit: number): number[] => {
+  const children = new Set(readProcTable().filter((entry) => entry.ppid === kit).map((entry) => entry.pid));
+  return processesWith("run_worker").map(({ pid }) => pid).filter((pid) => children.has(pid));
+};
 
 it("ends its workers and their sessions when the kit alone is sent SIGTERM", async () => {
   const kit = spawn(process.execPath, ["conformance/bin.mjs", "--parallel", "2", "--paths", join(dir, "features/fixture.feature")], {
