@@ -12,6 +12,11 @@ const daemon = useDockerDaemon("container-executor.test.ts");
 afterEach(cleanUp);
 
 describeDocker("createContainerExecutor", () => {
+  it("runs on the engine at DOCKER_SOCKET when it is set (Podman's, in npm test), else on a private dockerd", () => {
+    const given = process.env["DOCKER_SOCKET"];
+    expect(daemon().socketPath).toEqual(given ?? expect.stringMatching(/\/exec-docker-[^/]+\/docker\.sock$/));
+  });
+
   it("returns output, an exit code and a signal exactly, telling exit 137 from SIGKILL", async () => {
     const { engine } = containerEngine(daemon());
     const run = async (command: string) => textOf(await engine.exec({ host: "sandbox", command }, ctx));
