@@ -9,6 +9,8 @@ export interface DockerDaemon {
   pid: number | undefined;
   /** Runs the docker CLI against this daemon. */
   docker(args: string[]): SpawnSyncReturns<Buffer>;
+  /** A private dockerd only: starts it again on the same socket and state after it died; `pid` becomes the new one. */
+  restart?(): Promise<void>;
   /** Stops dockerd and removes its directory (nothing for an engine given by DOCKER_SOCKET). */
   stop(): Promise<void>;
 }

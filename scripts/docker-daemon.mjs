@@ -5,7 +5,7 @@
 // links, imported as a root filesystem. `startDockerDaemon()` for tests; as a program,
 // `node scripts/docker-daemon.mjs <command> [args…]` runs the command with DOCKER_FIXTURE (JSON) set, then stops it.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, copyFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, copyFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,15 +46,25 @@ function buildRootfs(dir) {
 /**
  * The engine at DOCKER_SOCKET with its image DOCKER_IMAGE (default TEST_IMAGE), when DOCKER_SOCKET is set: one the
  * caller runs, such as Podman's service (scripts/podman-service.mjs), used instead of a private dockerd. Stopping it
- * is the caller's business.
+ * is the caller's business; DOCKER_ENGINE_PID, when set, is its process (the attack tests pause it).
  */
 export function engineFromEnvironment(env = process.env) {
   const socketPath = env.DOCKER_SOCKET;
   if (!socketPath) return undefined;
   return {
-    socketPath, dir: dirname(socketPath), image: env.DOCKER_IMAGE || TEST_IMAGE, pid: undefined,
+    socketPath, dir: dirname(socketPath), image: env.DOCKER_IMAGE || TEST_IMAGE,
+    pid: /^\d+$/.test(env.DOCKER_ENGINE_PID ?? "") ? Number(env.DOCKER_ENGINE_PID) : undefined,
     stop: async () => {}, docker: (args) => docker(socketPath, args),
   };
+}
+
+/** SIGKILL to every process whose command line holds `text` (a fixture's folder): what a fixture started and left. */
+export function killProcessesNaming(text) {
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let cmdline;
+    try { cmdline = readFileSync(`/proc/${pid}/cmdline`, "latin1"); } catch { continue; } // gone
+    if (cmdline.includes(text)) try { process.kill(Number(pid), "SIGKILL"); } catch { /* gone */ }
+  }
 }
 
 /** Starts dockerd, waits until it answers, builds the test image. */
@@ -64,14 +74,17 @@ export async function startDockerDaemon() {
   const dir = mkdtempSync(join(tmpdir(), "exec-docker-"));
   const socketPath = join(dir, "docker.sock");
   const log = join(dir, "dockerd.log");
-  const daemon = spawn(DOCKERD, [
-    "--host", `unix://${socketPath}`, "--data-root", join(dir, "data"), "--exec-root", join(dir, "exec"),
-    "--pidfile", join(dir, "pid"), "--bridge=none", "--iptables=false", "--ip6tables=false",
-  ], { stdio: ["ignore", "ignore", "ignore"], detached: true });
-  // Its log goes to a file: a daemon writing into a closed pipe must not die of SIGPIPE.
-  daemon.unref();
+  const launch = () => {
+    const started = spawn(DOCKERD, [
+      "--host", `unix://${socketPath}`, "--data-root", join(dir, "data"), "--exec-root", join(dir, "exec"),
+      "--pidfile", join(dir, "pid"), "--bridge=none", "--iptables=false", "--ip6tables=false",
+    ], { stdio: ["ignore", "ignore", openSync(log, "a")], detached: true });
+    // Its log goes to a file: a daemon writing into a closed pipe must not die of SIGPIPE.
+    started.unref();
+    return { started, ended: new Promise((resolve) => started.once("exit", resolve)) };
+  };
   writeFileSync(log, "");
-  const exited = new Promise((resolve) => daemon.once("exit", resolve));
+  let { started: daemon, ended: exited } = launch();
   const stop = async () => {
     if (daemon.exitCode === null && daemon.signalCode === null) {
       // Containers first, each with its processes: a daemon killed before its containers leaves them running
@@ -88,7 +101,26 @@ export async function startDockerDaemon() {
       try { rmSync(dir, { recursive: true, force: true }); return; } catch { await new Promise((r) => setTimeout(r, 250)); }
     }
   };
-  return prepareEngine({ name: "dockerd", socketPath, dir, engine: daemon, stop });
+  const prepared = await prepareEngine({ name: "dockerd", socketPath, dir, engine: daemon, stop });
+  // Starts dockerd again on the same socket and state after it died (the engine-death attack test): resolves once it
+  // answers, with its new pid in `pid`.
+  prepared.restart = async () => {
+    await exited;
+    // Its containerd outlives a killed dockerd and would hold the state; the containers' shims stay, as after a crash.
+    // A killed process whose parent is gone may stay a zombie here (pid 1 need not reap): the pid files go too.
+    killProcessesNaming(join(dir, "exec", "containerd", "containerd.toml"));
+    for (const file of [join(dir, "pid"), join(dir, "exec", "containerd", "containerd.pid")]) rmSync(file, { force: true });
+    ({ started: daemon, ended: exited } = launch());
+    prepared.pid = daemon.pid;
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (docker(socketPath, ["version"]).status !== 0) {
+      if (Date.now() > deadline || daemon.exitCode !== null) {
+        throw new Error(`dockerd did not start again: ${readFileSync(log, "utf8").split("\n").filter((l) => /level=(error|fatal)|failed/.test(l)).slice(-2).join(" ")}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  return prepared;
 }
 
 /**

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { prepareEngine } from "./docker-daemon.mjs";
+import { killProcessesNaming, prepareEngine } from "./docker-daemon.mjs";
 
 const PODMAN = ["/usr/bin/podman", "/usr/local/bin/podman"].find((path) => existsSync(path));
 const CATATONIT = ["/usr/libexec/podman/catatonit", "/usr/bin/catatonit"].find((path) => existsSync(path));
@@ -35,17 +35,9 @@ export function podmanUnavailableReason() {
   return undefined;
 }
 
-/**
- * Podman keeps the monitor (conmon) of each exec alive for its exit delay (conmon's --exit-delay, 300 s here) after
- * the exec ends, in a session of its own; those of this service (their command lines name its storage) end with it.
- */
-function killProcessesNaming(dir) {
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    let cmdline;
-    try { cmdline = readFileSync(`/proc/${pid}/cmdline`, "latin1"); } catch { continue; } // gone
-    if (cmdline.includes(dir)) try { process.kill(Number(pid), "SIGKILL"); } catch { /* gone */ }
-  }
-}
+// Podman keeps the monitor (conmon) of each exec alive for its exit delay (conmon's --exit-delay, 300 s here) after
+// the exec ends, in a session of its own; those of this service (their command lines name its storage) end with it
+// (killProcessesNaming, scripts/docker-daemon.mjs).
 
 const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
 
@@ -85,7 +77,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const service = await startPodmanService();
-  const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, DOCKER_SOCKET: service.socketPath, DOCKER_IMAGE: service.image } });
+  const child = spawn(command, args, { stdio: "inherit", env: {
+    ...process.env, DOCKER_SOCKET: service.socketPath, DOCKER_IMAGE: service.image, DOCKER_ENGINE_PID: String(service.pid),
+  } });
   const stopOn = (signal) => child.kill(signal);
   process.on("SIGINT", stopOn);
   process.on("SIGTERM", stopOn);

@@ -78,9 +78,12 @@ async function startInContainers(options: StartOptions): Promise<AdapterInstance
   // folder is mounted at its own path, so the paths a scenario names (<cwd>) hold inside the container too. One
   // container serves all scopes of the scenario, and it is started before the scenario's first call: the scenarios
   // time the engine's yields and timeouts, not the creation of a container (0.5–1 s, far more on a loaded machine).
-  const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+  // As root (CI) that user is root: the kit's own throwaway folder, so the run opts in to root explicitly.
+  const uid = process.getuid?.() ?? 0;
+  const user = `${uid}:${process.getgid?.() ?? 0}`;
   const executor = createContainerExecutor({
-    image, docker: { socketPath }, user, idleTtlMs: 60_000, scope: "shared", workspace: options.cwd, workspaceMount: options.cwd,
+    image, docker: { socketPath }, user, allowRoot: uid === 0, idleTtlMs: 60_000, scope: "shared", workspace: options.cwd,
+    workspaceMount: options.cwd,
   });
   let instance: ReferenceInstance;
   try {

@@ -63,6 +63,16 @@ export type ErrorData =
   | { code: "container-workdir-outside"; param: "workdir"; cwd: string; root?: string }
   /** Containers: the engine refused to create or start the container; `reason` is its account, one line. */
   | { code: "container-setup-failed"; reason: string }
+  /** createContainerExecutor: `user` is uid 0 (or the image maps it to 0) and `allowRoot` is not set. */
+  | { code: "container-root-refused"; user: string }
+  /** Containers: `workspace` would hand the command the host (`reason`: a system folder, an engine's socket, …). */
+  | { code: "container-workspace-refused"; path: string; reason: string }
+  /** Containers: the container's user cannot enter the operator's workspace (`owner` uid:gid, `mode` octal). */
+  | { code: "container-workspace-unreachable"; path: string; owner: string; mode: string; user: string }
+  /** Containers: the executor holds `maxContainers` containers and a command needed another. */
+  | { code: "container-limit"; maxContainers: number }
+  /** Containers: the engine at `endpoint` stopped answering (a request and a ping unanswered). */
+  | { code: "container-engine-unresponsive"; endpoint: string; waitedMs: number }
   /** EXEC-10: `node` names no configured node (undefined: omitted while several are configured). */
   | { code: "unknown-node"; param: "node"; node: string | undefined; knownNodes: string[] }
   /** host "node": the connection or its session could not be opened. */
@@ -84,6 +94,12 @@ export type ErrorData =
   | { code: "tool-call-failed" }
   /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
   | { code: "http-request-refused"; reason: HttpRefusalReason }
+  /** MCP server over HTTP: an initialize while `maxSessions` (--max-sessions) sessions are open (issue 32). */
+  | { code: "http-request-refused"; reason: "session-limit"; maxSessions: number }
+  /** MCP server: a JSON-RPC message (a stdio line, an HTTP body) over `limitBytes`, refused unread (issue 32). */
+  | { code: "request-too-large"; limitBytes: number }
+  /** MCP server: what ended it (an uncaught error, its output or input failing), one line without a stack (issue 32). */
+  | { code: "server-fatal"; reason: string }
   /**
    * LC-13: a tool's arguments do not match its schema; one entry per wrong field, `path` from the arguments' root
    * (`["env", "A"]`). Thrown as LangChain's ToolInputParsingException (LC-21), which carries this code and data.
@@ -173,6 +189,11 @@ export function describeError(data: ErrorData): string {
     case "container-image-missing": return messages.containerImageMissing(data.image);
     case "container-workdir-outside": return messages.containerWorkdirOutside(data.cwd, data.root);
     case "container-setup-failed": return messages.containerSetupFailed(data.reason);
+    case "container-root-refused": return messages.containerRootRefused(data.user);
+    case "container-workspace-refused": return messages.containerWorkspaceRefused(data.path, data.reason);
+    case "container-workspace-unreachable": return messages.containerWorkspaceUnreachable(data.path, data.owner, data.mode, data.user);
+    case "container-limit": return messages.containerLimit(data.maxContainers);
+    case "container-engine-unresponsive": return messages.containerEngineUnresponsive(data.endpoint, data.waitedMs);
     case "unknown-node": return messages.unknownNode(data.node, data.knownNodes);
     case "node-connect-failed": return messages.sshConnectFailed(data.node, data.reason);
     case "node-channel-refused": return messages.sshChannelRefused(data.node, data.reason);
@@ -182,7 +203,10 @@ export function describeError(data: ErrorData): string {
     case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.expected);
     case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
     case "tool-call-failed": return messages.TOOL_CALL_FAILED;
-    case "http-request-refused": return messages.httpRequestRefused(data.reason);
+    case "http-request-refused":
+      return data.reason === "session-limit" ? messages.httpSessionLimit(data.maxSessions) : messages.httpRequestRefused(data.reason);
+    case "request-too-large": return messages.requestTooLarge(data.limitBytes);
+    case "server-fatal": return messages.serverFatal(data.reason);
     case "invalid-input": return messages.invalidToolArguments(data.tool, data.issues);
   }
 }

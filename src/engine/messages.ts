@@ -257,6 +257,25 @@ export const containerWorkdirOutside = (cwd: string, root: string | undefined): 
     : `is outside the workspace mounted in the container (${quoted(root)}): command was not executed. Use a directory inside it.`);
 export const containerSetupFailed = (reason: string): string =>
   `The container could not be started: ${oneLine(reason)}. The command was not executed. Check the container executor's options.`;
+export const containerRootRefused = (user: string): string =>
+  `The container user "${quoteInput(user)}" is root (uid 0): commands were not run. Root in a container owns every ` +
+  "root-owned file of its writable mounts and workspace; set user to an unprivileged uid:gid, or allowRoot: true to accept the risk.";
+export const containerWorkspaceRefused = (path: string, reason: string): string =>
+  `The container workspace ${quoted(path)} is refused: ${reason}. Mounting it would hand commands the host; ` +
+  "name a project folder as workspace, or leave workspace unset for a private workspace per container.";
+export const containerWorkspaceUnreachable = (path: string, owner: string, mode: string, user: string): string =>
+  `The container user "${quoteInput(user)}" cannot enter the workspace ${quoted(path)} (owner ${owner}, mode ${mode}): ` +
+  "command was not executed. Set the executor's user option to the folder's owner, or give that user access to it.";
+export const containerLimit = (maxContainers: number): string =>
+  `The container executor already holds its maximum of ${maxContainers} containers (maxContainers): command was not executed. ` +
+  "Wait for an idle container to go, end sessions of other scopes, or raise maxContainers.";
+export const containerEngineUnresponsive = (endpoint: string, waitedMs: number): string =>
+  `The container engine at ${endpoint} stopped answering (no reply within ${waitedMs / 1000} s): the command's state is unknown ` +
+  "and its processes may still run in the container. Check the engine (Docker or Podman) and its socket.";
+/** The note after the output of a command whose container engine went away while it ran. */
+export const containerEngineLost = (endpoint: string): string =>
+  `\nThe container engine at ${endpoint} went away while the command ran, so its outcome is unknown. ` +
+  "Its processes end with its container once the engine is back.\n";
 /** The note after the output of a command the container's memory limit killed. */
 export const containerOutOfMemory = (limit: string): string => `\nKilled: out of memory (limit ${limit})\n`;
 
@@ -304,3 +323,14 @@ export const httpRequestRefused = (reason: HttpRefusalReason): string => {
       return "Internal error: the request failed inside the exec-process server; its log has the details.";
   }
 };
+/** The HTTP refusal (503) of an initialize while --max-sessions sessions are open (issue 32, attack 7). */
+export const httpSessionLimit = (maxSessions: number): string =>
+  `Service unavailable: this server already has ${maxSessions} open MCP sessions, its limit (--max-sessions ${maxSessions}). ` +
+  "End a session you no longer use (DELETE /mcp with its Mcp-Session-Id) or wait until an idle one times out, then initialize again.";
+/** A JSON-RPC message over the server's limit: error -32600 on stdio, 413 over HTTP (issue 32, attack 9). */
+export const requestTooLarge = (limitBytes: number): string =>
+  `Request too large: this JSON-RPC message is over the server's limit of ${limitBytes} bytes, so it was not read. ` +
+  "Send less in one call: write long content to a file and pass its path instead.";
+/** The MCP server's last line on stderr after a fatal error: what failed, in one line (issue 32). */
+export const serverFatal = (reason: string): string =>
+  `fatal error: ${reason}. Every MCP session ends with its processes; the server exits with code 1.`;

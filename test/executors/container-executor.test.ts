@@ -63,7 +63,7 @@ describeDocker("createContainerExecutor", () => {
     expect(polled).toContain("Process stopped by request (signal SIGTERM).");
   });
 
-  it("kill also ends a process that left the command's session with setsid, found by its session marker", async () => {
+  it("kill also ends a process that left the command's session with setsid, found by its group id", async () => {
     const { engine, executor } = containerEngine(daemon());
     const started = await engine.exec({ host: "sandbox", command: "setsid sleep 101 & sleep 100", background: true }, ctx);
     const [id] = containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`);

@@ -1,5 +1,5 @@
 // One command in a real container, below the engine: its pid from the wrapper's frame, output without the frame,
-// terminal input, and kill of its whole process group.
+// terminal input, and kill of every process of its group id.
 import Docker from "dockerode";
 import { afterEach, expect, it } from "vitest";
 import type { ExecutorProcess } from "../../src/index.js";
@@ -18,7 +18,10 @@ async function start(command: string, pty = false) {
   await container.start();
   onCleanUp(() => container.remove({ force: true }).catch(() => undefined));
   let done = false;
-  const child = await startContainerCommand({ docker, container, command, workdir: "/", env: { X: "1" }, pty, memoryLimit: "1 MiB", onDone: () => (done = true) });
+  const child = await startContainerCommand({
+    engine: { docker, endpoint: "the test engine" }, container, command, workdir: "/", env: { X: "1" }, pty, memoryLimit: "1 MiB",
+    gid: 40_123, user: "65534:40123", onDone: () => (done = true),
+  });
   return { child, ended: () => done };
 }
 

@@ -31,11 +31,14 @@ export function executorOn(daemon: DockerDaemon, options: Partial<ContainerExecu
   return executor;
 }
 
-/** An engine whose `host: "sandbox"` runs in containers, in a workspace any container user may write. */
+/**
+ * An engine whose `host: "sandbox"` runs in containers, with the engine's cwd as the operator's workspace, a folder
+ * any container user may write (`workspace: undefined` in `options` gives the private workspace instead).
+ */
 export function containerEngine(daemon: DockerDaemon, options: Partial<ContainerExecutorOptions> = {}) {
   const workdir = scratchDir("container-ws-");
   chmodSync(workdir, 0o777);
-  const executor = executorOn(daemon, options);
+  const executor = executorOn(daemon, { workspace: workdir, ...options });
   return { workdir, executor, engine: engineWith("sandbox", executor, workdir) };
 }
 

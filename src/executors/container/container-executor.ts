@@ -7,7 +7,7 @@ import {
   engineSettings, formatBytes, normalizeContainerOptions, type ContainerExecutorOptions, type DockerConnection,
   type NormalizedContainerOptions,
 } from "./container-options.js";
-import { createContainerPool, newExecutorToken, type ContainerLease, type ContainerPool } from "./container-pool.js";
+import { createContainerBudget, createContainerPool, newExecutorToken, type ContainerLease, type ContainerPool } from "./container-pool.js";
 import { startContainerCommand } from "./container-process.js";
 import { containerError } from "./docker-errors.js";
 import { containerWorkdir } from "./workspace-path.js";
@@ -23,16 +23,18 @@ export interface ContainerExecutor extends HostExecutor {
 
 /**
  * A HostExecutor whose commands run in containers of `options.image`, one per scope key, agent, or for all
- * (`scope`), with no network, a read-only root, no capabilities and resource limits by default.
+ * (`scope`), with no network, a read-only root, no capabilities, a private workspace, a non-root user and resource
+ * limits by default.
  */
 export function createContainerExecutor(options: ContainerExecutorOptions): ContainerExecutor {
   const settings = normalizeContainerOptions(options);
   const token = newExecutorToken();
+  const budget = createContainerBudget(settings.maxContainers);
   // One pool per engine, made at its first command: `docker`'s, or one per named node.
   const pools = new Map<string, ContainerPool>();
   const poolOf = (name: string, docker: DockerConnection | undefined): ContainerPool => {
     let pool = pools.get(name);
-    if (!pool) pools.set(name, pool = createContainerPool(engineSettings(settings, docker), token));
+    if (!pool) pools.set(name, pool = createContainerPool(engineSettings(settings, docker), token, budget));
     return pool;
   };
   const memoryLimit = formatBytes(settings.memoryBytes);
@@ -51,8 +53,8 @@ export function createContainerExecutor(options: ContainerExecutorOptions): Cont
       try {
         const workdir = await containerWorkdir(request.cwd, request.defaultCwd, lease.workspace);
         return await startContainerCommand({
-          docker: lease.docker, container: lease.container, command: request.command, workdir, env, pty: request.pty,
-          memoryLimit, onDone: lease.release,
+          engine: lease.engine, container: lease.container, command: request.command, workdir, env, pty: request.pty,
+          memoryLimit, gid: lease.gid, user: lease.execUser, onDone: lease.release,
         });
       } catch (error) {
         lease.release();

@@ -1,9 +1,14 @@
 // Options of createContainerExecutor (issue 21), their defaults, and their checks at creation.
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { ExecProcessError, validateTimerDelay } from "../../engine/index.js";
 
 /** Which commands share a container (OpenClaw's sandbox scope). */
 export type ContainerScope = "session" | "agent" | "shared";
-/** How the engine's working root is mounted at the workspace path: not at all, read-only, or read-write. */
+/**
+ * Whether commands get a workspace at `workspaceMount`: none, or one read-only or read-write. Without `workspace`
+ * it is the container's private workspace; with it, that host directory.
+ */
 export type WorkspaceAccess = "none" | "ro" | "rw";
 
 /** Where the container engine (Docker, or Podman's Docker-compatible service) listens: passed to dockerode. */
@@ -37,17 +42,32 @@ export interface ContainerExecutorOptions {
    * the scope key; a key without it is its own agent), or one for all ("shared"). @default "session"
    */
   scope?: ContainerScope;
-  /** The engine's working root mounted at `workspaceMount`. @default "rw" */
+  /** How commands reach the workspace at `workspaceMount`. @default "rw" */
   workspaceAccess?: WorkspaceAccess;
-  /** The host directory mounted as the workspace (a path on the engine's machine). @default the engine's cwd */
+  /**
+   * A host directory (a path on the engine's machine) mounted as the workspace, the operator's explicit choice; the
+   * engine's cwd maps to it. `/`, system directories, home directories' roots and any directory that holds a
+   * container engine's socket or state are refused. @default a private workspace per container: a tmpfs of
+   * `workspaceSize` owned by the container's user, gone with the container
+   */
   workspace?: string;
+  /** Size of the private workspace (memory, counted against `memory`): bytes or Docker's form. @default "256m" */
+  workspaceSize?: number | string;
   /** Where the workspace appears inside the container. @default "/workspace" */
   workspaceMount?: string;
   /**
-   * The user commands run as, `uid:gid` or a name the image knows. @default this process's uid:gid when the engine
-   * is local and this process is not root (files in the workspace stay the user's), else "65534:65534" (nobody)
+   * The user commands run as, `uid:gid` or a name the image knows. @default with a local engine, the owner of
+   * `workspace` when it is not root, else this process's uid:gid when it is not root; else "65534:65534" (nobody)
    */
   user?: string;
+  /**
+   * Lets commands run as uid 0 of the container (`user: "0:0"` or "root"). Root in a container with no capabilities
+   * still owns every root-owned file of the image's writable mounts and of `workspace` (setuid files included).
+   * @default false
+   */
+  allowRoot?: boolean;
+  /** Most containers the executor keeps at once, over all its engines; a command that needs one more is refused. @default 16 */
+  maxContainers?: number;
   /** Docker's network mode; "none" gives the container no interface but loopback. @default "none" */
   network?: string;
   /** Memory limit (no swap on top): bytes, or Docker's form such as "256m", "1g". @default "512m" */
@@ -71,6 +91,7 @@ export interface NormalizedContainerOptions {
   workspaceAccess: WorkspaceAccess;
   workspace: string | undefined;
   workspaceMount: string;
+  workspaceSizeBytes: number;
   user: string;
   /** The `user` option as given: without it, each engine gets its defaultUser. */
   configuredUser: string | undefined;
@@ -80,14 +101,32 @@ export interface NormalizedContainerOptions {
   pidsLimit: number;
   tmpSizeBytes: number;
   idleTtlMs: number;
+  allowRoot: boolean;
+  maxContainers: number;
 }
 
-const DEFAULTS = { scope: "session", workspaceAccess: "rw", workspaceMount: "/workspace", network: "none", memory: "512m", cpus: 1, pidsLimit: 256, tmpSize: "256m", idleTtlMs: 600_000 } as const;
+/** The executor's defaults (README, Containers): each number and choice has this one source. */
+export const CONTAINER_DEFAULTS = Object.freeze({
+  scope: "session", workspaceAccess: "rw", workspaceMount: "/workspace", workspaceSize: "256m", network: "none",
+  memory: "512m", cpus: 1, pidsLimit: 256, tmpSize: "256m", idleTtlMs: 600_000, allowRoot: false, maxContainers: 16,
+} as const);
+/** The fixed numbers of the container executor (issue 32). */
+export const CONTAINER_LIMITS = Object.freeze({
+  /** An engine request not answered within this, and a ping not answered either, is an engine that stopped. */
+  ENGINE_ANSWER_MS: 2_500,
+  /** The most a status read from a container may return: a forged status cannot grow the host's memory. */
+  STATUS_MAX_BYTES: 256,
+  /** A helper exec (kill, status, start check) still running after this is cut off, whatever the engine answers. */
+  HELPER_EXEC_MAX_MS: 10_000,
+  /** Each command's processes run with a group id of their own in this range, which they cannot shed (kill by group). */
+  COMMAND_GID_FIRST: 40_000,
+  COMMAND_GID_COUNT: 20_000,
+});
 const UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 const MIN_MEMORY_BYTES = 6 * 1024 * 1024; // Docker's own floor
 
 export function normalizeContainerOptions(options: ContainerExecutorOptions): NormalizedContainerOptions {
-  const o = { ...DEFAULTS, ...options };
+  const o = { ...CONTAINER_DEFAULTS, ...options };
   if (typeof o.image !== "string" || o.image.trim() === "") invalid("image", String(o.image), "an image name such as \"alpine:3.20\"");
   oneOf("scope", o.scope, ["session", "agent", "shared"]);
   oneOf("workspaceAccess", o.workspaceAccess, ["none", "ro", "rw"]);
@@ -99,24 +138,78 @@ export function normalizeContainerOptions(options: ContainerExecutorOptions): No
   const nodes = options.nodes === undefined ? undefined : new Map(Object.entries(options.nodes));
   if (nodes && options.docker !== undefined) invalid("nodes", "nodes and docker", "either docker (one engine) or nodes (named engines), not both");
   if (nodes && nodes.size === 0) invalid("nodes", "{}", "at least one named engine, such as { build: { host: \"build\", protocol: \"ssh\" } }");
+  if (typeof o.allowRoot !== "boolean") invalid("allowRoot", String(o.allowRoot), "true or false");
+  if (!Number.isSafeInteger(o.maxContainers) || o.maxContainers < 1) invalid("maxContainers", String(o.maxContainers), "a whole number of at least 1");
+  if (options.user !== undefined && !o.allowRoot && isRootUser(options.user)) {
+    throw new ExecProcessError({ code: "container-root-refused", user: options.user });
+  }
+  if (options.workspace !== undefined && o.workspaceAccess !== "none") refuseWorkspace(options.workspace);
   return {
     image: o.image, docker: options.docker, nodes, scope: o.scope, workspaceAccess: o.workspaceAccess,
-    workspace: options.workspace, workspaceMount: o.workspaceMount.replace(/\/+$/, ""), user: o.user ?? defaultUser(options.docker), configuredUser: options.user, network: o.network,
+    workspace: options.workspace, workspaceMount: o.workspaceMount.replace(/\/+$/, ""),
+    workspaceSizeBytes: parseBytes("workspaceSize", o.workspaceSize), user: o.user ?? defaultUser(options.docker, options.workspace),
+    configuredUser: options.user, network: o.network,
     memoryBytes, nanoCpus: Math.round(o.cpus * 1e9), pidsLimit: o.pidsLimit, tmpSizeBytes: parseBytes("tmpSize", o.tmpSize),
-    idleTtlMs: validateTimerDelay("createContainerExecutor", "idleTtlMs", o.idleTtlMs),
+    idleTtlMs: validateTimerDelay("createContainerExecutor", "idleTtlMs", o.idleTtlMs), allowRoot: o.allowRoot,
+    maxContainers: o.maxContainers,
   };
 }
 
 /** The settings of one engine of the executor: `docker` is that engine, and the default user is its own. */
 export function engineSettings(settings: NormalizedContainerOptions, docker: DockerConnection | undefined): NormalizedContainerOptions {
-  return { ...settings, docker, user: settings.configuredUser ?? defaultUser(docker) };
+  return { ...settings, docker, user: settings.configuredUser ?? defaultUser(docker, settings.workspace) };
 }
 
-/** This process's uid:gid for a local engine when not root (files in the workspace stay the user's), else nobody. */
-function defaultUser(docker: DockerConnection | undefined): string {
-  const uid = process.getuid?.();
+/**
+ * With a local engine: the owner of the operator's workspace when it is not root (the container's user can enter
+ * it), else this process's uid:gid when not root (files stay the user's); otherwise, and for remote engines, nobody.
+ */
+function defaultUser(docker: DockerConnection | undefined, workspace: string | undefined): string {
   const local = docker === undefined || "socketPath" in docker;
-  return local && uid !== undefined && uid !== 0 ? `${uid}:${process.getgid?.() ?? uid}` : "65534:65534";
+  if (!local) return NOBODY;
+  const owner = workspace === undefined ? undefined : ownerOf(workspace);
+  if (owner && owner.uid !== 0) return `${owner.uid}:${owner.gid}`;
+  const uid = process.getuid?.();
+  return uid !== undefined && uid !== 0 ? `${uid}:${process.getgid?.() ?? uid}` : NOBODY;
+}
+
+const NOBODY = "65534:65534";
+
+function ownerOf(path: string): { uid: number; gid: number } | undefined {
+  try {
+    const { uid, gid } = statSync(path);
+    return { uid, gid };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `user` names uid 0: "0", "0:…", "root" or "root:…" (a name that maps to 0 in the image is caught at start). */
+export function isRootUser(user: string): boolean {
+  return /^(0|root)(:.*)?$/.test(user.trim());
+}
+
+/** Folders whose mount would hand the command the host: the root, system folders, and the roots of homes. */
+const SYSTEM_DIRECTORIES = new Set(["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+  "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var", "/var/lib",
+  "/var/run", "/var/tmp", "/var/log", "/usr/local", "/usr/bin", "/usr/lib", "/usr/sbin", "/Users"]);
+
+/**
+ * Refuses a `workspace` that is a system folder or a home directory's root (as given, so also for a remote engine;
+ * the real path and what it holds are checked again at the first container, when the engine is local).
+ */
+export function refuseWorkspace(workspace: string): void {
+  if (typeof workspace !== "string" || !workspace.startsWith("/")) invalid("workspace", String(workspace), "an absolute path of a project folder");
+  const reason = systemFolderReason(workspace);
+  if (reason) throw new ExecProcessError({ code: "container-workspace-refused", path: workspace, reason });
+}
+
+/** Why `path` (absolute) may not be a workspace, or undefined. */
+export function systemFolderReason(path: string): string | undefined {
+  const clean = path.replace(/\/+$/, "") || "/";
+  if (SYSTEM_DIRECTORIES.has(clean)) return clean === "/" ? "it is the host's root" : "it is a system directory";
+  if (/^\/(home|Users)\/[^/]+$/.test(clean) || clean === homedir().replace(/\/+$/, "")) return "it is a home directory's root";
+  return undefined;
 }
 
 /** Docker's size forms: a byte count, or digits with b, k, m or g (any case). */

@@ -1,17 +1,23 @@
-// One command in a container (issue 21): an exec of the wrapper (command-wrapper.ts) over pipes or a terminal,
-// its start frame read off stdout, its exact outcome after its end, kill through a second exec.
+// One command in a container (issues 21, 32): an exec of the wrapper (command-wrapper.ts) over pipes or a terminal,
+// run with the command's own group id, its start frame read off stdout, its exact outcome after its end, kill of
+// every process of that group through a second exec. A TERM is always followed by a KILL after the grace period,
+// also when the exec itself already ended (a child under nohup outlives it). An engine that stops answering ends the
+// command with the reason; one that goes away while it runs, too.
 import { StringDecoder } from "node:string_decoder";
 import { Writable, type Duplex } from "node:stream";
 import type Dockerode from "dockerode";
-import { TERMINAL_EOF, TERMINAL_SIZE, type ExecutorProcess } from "../../engine/index.js";
+import { ExecProcessError, LIMITS, TERMINAL_EOF, TERMINAL_SIZE, type ExecutorProcess } from "../../engine/index.js";
 import * as messages from "../../engine/messages.js";
 import { createQueuedProcess } from "../executor-process.js";
 import { createPreambleReader } from "../ssh/preamble-reader.js";
-import { KILL_DONE, killCommand, newMarker, parseOutcome, SESSION_MARKER_ENV, statusCommand, wrapperCommand } from "./command-wrapper.js";
-import { execExitCode, execOnce } from "./exec-call.js";
+import { KILL_DONE, killCommand, newMarker, parseOutcome, statusCommand, wrapperCommand } from "./command-wrapper.js";
+import { watched, type WatchedEngine } from "./engine-watch.js";
+import { execExitCode, execHelper, execOnce } from "./exec-call.js";
+
+const { KILL_GRACE_MS } = LIMITS;
 
 export interface ContainerCommand {
-  docker: Dockerode;
+  engine: WatchedEngine & { docker: Dockerode };
   container: Dockerode.Container;
   command: string;
   workdir: string;
@@ -19,6 +25,9 @@ export interface ContainerCommand {
   pty: boolean;
   /** The memory limit as the out-of-memory note names it ("256 MiB"). */
   memoryLimit: string;
+  /** The command's own group id, and the user it runs as (`<user>:<gid>`). */
+  gid: number;
+  user: string;
   /** Called once, after the command's end was reported. */
   onDone(): void;
 }
@@ -26,20 +35,22 @@ export interface ContainerCommand {
 /** Starts the command; resolves once its wrapper reported its process group (or its output ended without one). */
 export async function startContainerCommand(spec: ContainerCommand): Promise<ExecutorProcess> {
   const marker = newMarker();
-  const { docker, container, pty } = spec;
-  const exec = await container.exec({
+  const { engine, container, pty } = spec;
+  const { docker } = engine;
+  const exec = await watched(engine, container.exec({
     Cmd: wrapperCommand(marker, spec.workdir, pty, spec.command),
-    Env: Object.entries({ ...spec.env, [SESSION_MARKER_ENV]: marker }).map(([key, value]) => `${key}=${value}`),
-    AttachStdin: pty, AttachStdout: true, AttachStderr: true, Tty: pty,
+    Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
+    User: spec.user, AttachStdin: pty, AttachStdout: true, AttachStderr: true, Tty: pty,
     ...(pty ? { ConsoleSize: [TERMINAL_SIZE.rows, TERMINAL_SIZE.cols] } : {}),
-  } as Dockerode.ExecCreateOptions);
-  const stream = await exec.start({ hijack: true, stdin: pty, Tty: pty }) as Duplex;
+  } as Dockerode.ExecCreateOptions));
+  const stream = await watched(engine, exec.start({ hijack: true, stdin: pty, Tty: pty }) as Promise<Duplex>);
   if (pty) {
-    await exec.resize({ h: TERMINAL_SIZE.rows, w: TERMINAL_SIZE.cols }).catch(() => undefined);
+    await watched(engine, exec.resize({ h: TERMINAL_SIZE.rows, w: TERMINAL_SIZE.cols }) as Promise<unknown>).catch(() => undefined);
     stream.write("\n"); // the wrapper's go line (command-wrapper.ts)
   }
   const { process, events } = createQueuedProcess();
   let pid: number | undefined;
+  let oomAtStart: number | undefined;
   let finished = false;
   let resolveFrame = (): void => {};
   const framed = new Promise<void>((resolve) => (resolveFrame = resolve));
@@ -47,8 +58,8 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   // mode (INPUT-16, KEYS-12); a character split across chunks waits for its rest.
   const terminalText = pty ? new StringDecoder("utf8") : undefined;
   const stdout = createPreambleReader(marker, (fields) => {
-    const match = /^:(\d+)$/.exec(fields ?? "");
-    if (match) pid = Number(match[1]);
+    const match = /^:(\d+):(\d+)$/.exec(fields ?? "");
+    if (match) [pid, oomAtStart] = [Number(match[1]), Number(match[2])];
     resolveFrame();
   }, (chunk) => events.output("stdout", terminalText ? terminalText.write(chunk) : chunk));
   if (pty) stream.on("data", (chunk: Buffer) => stdout.write(chunk));
@@ -58,35 +69,56 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   }
 
   let ending = false;
+  const end = (code: number | null, signal: string | null, note?: string): void => {
+    if (finished) return;
+    if (note) events.output("stderr", note);
+    finished = true;
+    events.exit(code, signal);
+    spec.onDone();
+  };
   const finish = async (): Promise<void> => {
     if (ending) return;
     ending = true;
     stdout.end();
     resolveFrame();
-    const code = await execExitCode(exec);
-    const statusLine = code !== null && code > 128 ? await execOnce(docker, container, statusCommand(marker)) : undefined;
-    const outcome = parseOutcome(code, statusLine);
-    if (outcome.outOfMemory) events.output("stderr", messages.containerOutOfMemory(spec.memoryLimit));
-    finished = true;
-    events.exit(outcome.code, outcome.signal);
-    spec.onDone();
+    let code: number | null;
+    try {
+      code = await execExitCode(engine, exec);
+    } catch (error) {
+      // The engine went away (its connection refused) or stopped answering: the outcome is unknown, and says why.
+      const note = ExecProcessError.is(error, "container-engine-unresponsive") ? `\n${error.message}\n` : messages.containerEngineLost(engine.endpoint);
+      return end(null, null, note);
+    }
+    const statusRead = code !== null && code !== 0 ? await execOnce(engine, container, statusCommand(marker)) : undefined;
+    const outcome = parseOutcome(code, statusRead, oomAtStart);
+    end(outcome.code, outcome.signal, outcome.outOfMemory ? messages.containerOutOfMemory(spec.memoryLimit) : undefined);
   };
   stream.once("end", () => void finish());
   stream.once("close", () => void finish());
   stream.on("error", () => void finish());
 
   await framed;
-  if (pid !== undefined) {
-    process.pid = pid;
-    const groupPid = pid;
-    process.kill = (signal) => {
-      if (finished) return;
-      // A container at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container.
-      void execOnce(docker, container, killCommand(groupPid, signal, marker)).then((said) => {
-        if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
-      });
-    };
-  }
+  if (pid !== undefined) process.pid = pid;
+  // Every process of the command's group, whatever it did to its session, environment or dumpability. A container
+  // at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container. An engine that
+  // stopped answering ends the command here, with the reason, at most ENGINE_ANSWER_MS × 2 after the kill.
+  const sweep = (signal: "SIGTERM" | "SIGKILL"): void => {
+    execHelper(engine, container, killCommand(spec.gid, signal)).then((said) => {
+      if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
+    }, (error: unknown) => {
+      if (!ExecProcessError.is(error, "container-engine-unresponsive")) return;
+      stream.destroy();
+      end(null, signal, `\n${error.message}\n`);
+    });
+  };
+  let followUp: NodeJS.Timeout | undefined;
+  process.kill = (signal) => {
+    sweep(signal);
+    if (signal === "SIGTERM" && !followUp) {
+      followUp = setTimeout(() => sweep("SIGKILL"), KILL_GRACE_MS);
+      followUp.unref();
+    }
+  };
   if (pty) {
     let inputEnded = false;
     process.stdin = {
