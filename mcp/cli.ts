@@ -1,19 +1,41 @@
 // exec-process-mcp: serves exec and process over stdio (default) or Streamable HTTP. SIGTERM and SIGINT end every
-// MCP session, and so every process the server started, before the server exits.
+// MCP session, and so every process the server started, before the server exits. A fatal error ends them too, says
+// why on stderr in one line and exits with code 1 (issue 32).
 import { ExecProcessError } from "../src/index.js";
 import { createServerExecutors } from "./executors.js";
-import { invalid, parseCommand, USAGE, type ServerOptions } from "./options.js";
+import { exitOnFatal, fatalLine } from "./fatal.js";
+import { invalid, parseCommand, USAGE, type HttpOptions, type ServerOptions } from "./options.js";
 import type { ScopeSettings } from "./scope.js";
 import { serverVersion } from "./server-info.js";
 import { serveStdio } from "./stdio.js";
+import { writeTokenFile } from "./token-file.js";
 
 /** How long a stop may take before the server exits anyway (the engine's own exit hook still kills what is left). */
 const STOP_LIMIT_MS = 10_000;
 
 const log = (line: string): void => void process.stderr.write(`exec-process-mcp: ${line}\n`);
 
-/** Runs the server until its client goes (stdio) or a signal stops it; resolves to the exit code. */
+/** Where a generated token is (the path, never the token). */
+const tokenFileNotice = (path: string): string =>
+  `HTTP bearer token generated into ${path} (mode 0600, deleted when the server stops): send it as Authorization: Bearer <token>`;
+/** What --no-auth costs, said at every start. */
+const noAuthNotice = (url: string): string =>
+  `--no-auth: no token; every user and program on this machine that reaches ${url} can run commands as this user`;
+
+/** Runs the server until its client goes (stdio), a signal stops it or a fatal error; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  const stopCatching = exitOnFatal(log);
+  try {
+    return await serve(argv);
+  } catch (error) {
+    log(fatalLine(error));
+    return 1;
+  } finally {
+    stopCatching();
+  }
+}
+
+async function serve(argv: string[]): Promise<number> {
   let options: ServerOptions;
   try {
     const command = parseCommand(argv, process.env);
@@ -43,8 +65,11 @@ export async function main(argv: string[]): Promise<number> {
     stop = await start(settings, options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (!options.http || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL")) throw error;
-    log(invalid("--http", `a port that ${options.http.host} can listen on`, `${options.http.port}: ${code}`).message);
+    const refused = ExecProcessError.is(error, "invalid-option") ? error // --token-file
+      : options.http && (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL")
+        ? invalid("--http", `a port that ${options.http.host} can listen on`, `${options.http.port}: ${code}`) : undefined;
+    if (!refused) throw error;
+    log(refused.message);
     await executors.dispose();
     return 2;
   }
@@ -52,26 +77,51 @@ export async function main(argv: string[]): Promise<number> {
   const signalled = new Promise<string>((resolve) => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => resolve(signal));
   });
-  const why = await Promise.race([stop.ended, signalled]);
-  if (why) log(`${why}: ending every session`);
+  const end = await Promise.race([stop.ended, signalled]).then((why) => ({ why, failed: false as const }),
+    (error: unknown) => ({ why: fatalLine(error), failed: true as const }));
+  if (end.failed) log(end.why);
+  else if (end.why) log(`${end.why}: ending every session`);
   const limit = setTimeout(() => process.exit(1), STOP_LIMIT_MS);
   await stop.close();
   await executors.dispose();
   clearTimeout(limit);
-  return 0;
+  return end.failed ? 1 : 0;
 }
 
-/** `ended` resolves when the transport is done by itself (stdio: the client closed stdin). */
+/**
+ * `ended` resolves when the transport is done by itself (stdio: the client closed stdin), and rejects when it
+ * fails (stdout closed under it, the HTTP server's socket).
+ */
 async function start(settings: ScopeSettings, options: ServerOptions): Promise<{ ended: Promise<string | undefined>; close(): Promise<void> }> {
   if (!options.http) {
     const stdio = await serveStdio(settings);
     return { ended: stdio.ended.then(() => undefined), close: () => stdio.close() };
   }
+  return startHttp(settings, options.http);
+}
+
+/** Without --token, the token variable or --no-auth, the server makes its own token and says where it is. */
+async function startHttp(settings: ScopeSettings, options: HttpOptions): ReturnType<typeof start> {
   // Loaded only here: a stdio server (one per MCP client session, the common case) need not load the HTTP stack.
   const { serveHttp } = await import("./http.js");
-  const http = await serveHttp(settings, options.http);
-  log(`listening on ${http.url}${options.http.token ? " (bearer token required)" : ""}`);
-  return { ended: new Promise(() => undefined), close: () => http.close() };
+  const tokenFile = options.token === undefined && !options.noAuth ? writeTokenFile(options.tokenFile) : undefined;
+  let http: Awaited<ReturnType<typeof serveHttp>>;
+  try {
+    http = await serveHttp(settings, { ...options, token: tokenFile?.token ?? options.token });
+  } catch (error) {
+    tokenFile?.remove();
+    throw error;
+  }
+  if (tokenFile) log(tokenFileNotice(tokenFile.path));
+  if (options.noAuth) log(noAuthNotice(http.url));
+  log(`listening on ${http.url}${options.noAuth ? "" : " (bearer token required)"}`);
+  return {
+    ended: http.failed.then(() => undefined),
+    async close() {
+      await http.close();
+      tokenFile?.remove();
+    },
+  };
 }
 
 function print(text: string): number {

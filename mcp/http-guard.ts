@@ -1,5 +1,6 @@
 // Who may talk to the HTTP server: DNS-rebinding protection (the Host a browser was sent to and the Origin of the
-// page that sends) and the optional bearer token. A refusal is an HTTP status with one line saying why.
+// page that sends), the bearer token, and how much (sessions, request size). A refusal is an HTTP status with one line
+// saying why.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { ExecProcessError, type HttpRefusalReason } from "../src/index.js";
@@ -14,7 +15,7 @@ export interface GuardOptions {
   allowedOrigins: string[];
 }
 
-export interface Refusal { status: 401 | 403; message: string; headers?: Record<string, string> }
+export interface Refusal { status: 401 | 403 | 413 | 503; message: string; headers?: Record<string, string> }
 
 /** Names by which a browser reaches a loopback server legitimately. */
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -54,3 +55,13 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
 }
 
 export const refusedText = (reason: HttpRefusalReason): string => new ExecProcessError({ code: "http-request-refused", reason }).message;
+
+/** An initialize while --max-sessions sessions are open (issue 32, attack 7). */
+export const sessionLimitRefusal = (maxSessions: number): Refusal => ({
+  status: 503, message: new ExecProcessError({ code: "http-request-refused", reason: "session-limit", maxSessions }).message,
+});
+
+/** A request body over the limit, refused unread (Node discards the rest of it, so that the client reads the answer). */
+export const tooLargeRefusal = (limitBytes: number): Refusal => ({
+  status: 413, message: new ExecProcessError({ code: "request-too-large", limitBytes }).message,
+});

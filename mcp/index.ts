@@ -9,6 +9,8 @@ export { openScope, EXIT_EVENT_LOGGER } from "./scope.js";
 export type { McpScope, ScopeSettings } from "./scope.js";
 export { createServerExecutors } from "./executors.js";
 export type { ServerExecutors } from "./executors.js";
-export { parseCommand, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SESSION_TIMEOUT_SECONDS, TOKEN_ENV } from "./options.js";
+export {
+  parseCommand, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT_SECONDS, MAX_REQUEST_BYTES, TOKEN_ENV,
+} from "./options.js";
 export type { Command, HttpOptions, ServerOptions } from "./options.js";
 export { DETAILS_OUTPUT_SCHEMA } from "./call-result.js";

@@ -10,19 +10,52 @@ import { ExecProcessError, type ExecConfig } from "../src/index.js";
 export const DEFAULT_HTTP_PORT = 8808;
 /** The address HTTP binds by default: loopback only. */
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
-/** How long an HTTP session may stay idle (no request, no open stream) before it ends with its processes. */
-export const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
+/**
+ * How long an HTTP session may stay idle (no request, no open stream) before it ends with its processes. A client
+ * that is still there keeps its event stream (GET) open and is never idle; an idle session is one whose client left
+ * without deleting it, and it held its processes and memory for half an hour before issue 32 (attack 7).
+ */
+export const DEFAULT_SESSION_TIMEOUT_SECONDS = 300;
+/** The longest --session-timeout: a year. */
+const MAX_SESSION_TIMEOUT_SECONDS = 31_536_000;
+/** The most HTTP sessions open at once; an initialize beyond it is refused (issue 32, attack 7: 1000 sessions opened). */
+export const DEFAULT_MAX_SESSIONS = 32;
+/** The highest --max-sessions. */
+const MAX_SESSIONS_CEILING = 10_000;
 /** The environment variable that holds the bearer token (safer than --token, which `ps` shows). */
 export const TOKEN_ENV = "EXEC_PROCESS_MCP_TOKEN";
+/** The random bytes of a token the server generates (written as 64 hex digits). */
+export const GENERATED_TOKEN_BYTES = 32;
+/** The folder (under the temp dir, made by mkdtemp: mode 0700) and file (mode 0600) of a generated token. */
+export const TOKEN_DIR_PREFIX = "exec-process-mcp-";
+export const TOKEN_FILE_NAME = "token";
+/**
+ * The largest JSON-RPC message the server reads: one stdio line (without its newline) or one HTTP request body, the
+ * MCP SDK's own HTTP limit (4 MiB). A larger one is refused unread, and the server goes on (issue 32, attack 9).
+ */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/** The largest initialize request read before an HTTP session exists (an initialize request is small). */
+export const MAX_INITIALIZE_BYTES = 1_000_000;
+/** How much of an oversized stdio line's start is kept to read its id from. */
+export const OVERSIZED_ID_SCAN_BYTES = 4096;
 
 export interface HttpOptions {
   port: number;
   host: string;
-  /** Required as `Authorization: Bearer <token>` when set. */
+  /**
+   * Required as `Authorization: Bearer <token>` when set: --token or EXEC_PROCESS_MCP_TOKEN. The command line server
+   * generates one when none is given (see tokenFile), unless noAuth.
+   */
   token: string | undefined;
+  /** --token-file: where a generated token is written; undefined: a new private folder under the temp dir. */
+  tokenFile: string | undefined;
+  /** --no-auth: no token at all (loopback addresses only). */
+  noAuth: boolean;
   /** Origins admitted besides the server's own (http://127.0.0.1:<port>, http://localhost:<port>). */
   allowedOrigins: string[];
   sessionTimeoutMs: number;
+  /** --max-sessions: the most MCP sessions open at once. */
+  maxSessions: number;
 }
 
 export interface ServerOptions {
@@ -51,10 +84,15 @@ export const USAGE = `Usage: exec-process-mcp [options]
 An MCP server with the tools exec and process. Without a sandbox, commands run as the user who starts it.
 
   --http [port]             serve Streamable HTTP on 127.0.0.1 (default port ${DEFAULT_HTTP_PORT}) instead of stdio
-  --host <address>          HTTP address to bind (default ${DEFAULT_HTTP_HOST}; another needs a token)
-  --token <token>           HTTP bearer token (prefer the environment variable ${TOKEN_ENV})
+  --host <address>          HTTP address to bind (default ${DEFAULT_HTTP_HOST})
+  --token <token>           HTTP bearer token (prefer the environment variable ${TOKEN_ENV}); without one,
+                            the server generates a token into a new file of mode 0600 and prints its path
+  --token-file <path>       write the generated token to this new file (default: a private folder in the temp dir)
+  --no-auth                 serve HTTP without a token (loopback only): every local user can then run commands
   --allow-origin <origin>   admit a browser Origin (repeatable); other Origins are refused
-  --session-timeout <s>     end an idle HTTP session and its processes after s seconds (default ${DEFAULT_SESSION_TIMEOUT_SECONDS})
+  --session-timeout <s>     end an HTTP session and its processes after s seconds without a request or an open
+                            stream (default ${DEFAULT_SESSION_TIMEOUT_SECONDS}: a client that left frees its processes soon)
+  --max-sessions <n>        refuse a new HTTP session while n are open (default ${DEFAULT_MAX_SESSIONS})
   --cwd <dir>               default working directory of commands (default: the current directory)
   --config <file.json>      settings as { "tools": { "exec": { … } } }; OPENCLAW_* variables apply too
   --sandbox bwrap           run every command in a bubblewrap sandbox (host "node" excepted)
@@ -71,8 +109,9 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
     args: withHttpPort(argv),
     strict: true,
     options: {
-      http: { type: "string" }, host: { type: "string" }, token: { type: "string" },
-      "allow-origin": { type: "string", multiple: true }, "session-timeout": { type: "string" },
+      http: { type: "string" }, host: { type: "string" }, token: { type: "string" }, "token-file": { type: "string" },
+      "no-auth": { type: "boolean" }, "allow-origin": { type: "string", multiple: true }, "session-timeout": { type: "string" },
+      "max-sessions": { type: "string" },
       cwd: { type: "string" }, config: { type: "string" }, sandbox: { type: "string" }, "ssh-config": { type: "string" },
       "allowed-root": { type: "string", multiple: true },
       "allow-elevated": { type: "boolean" }, "no-process-tool": { type: "boolean" }, "no-events-in-results": { type: "boolean" },
@@ -91,7 +130,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
   return {
     kind: "serve",
     options: {
-      http: values.http === undefined ? undefined : readHttp(values, env),
+      http: values.http === undefined ? undefined : readHttp(values, env, cwd),
       cwd: values.cwd === undefined ? cwd : resolve(cwd, values.cwd),
       config: values.config === undefined ? {} : readConfigFile(resolve(cwd, values.config)),
       sandbox,
@@ -113,18 +152,30 @@ function withHttpPort(argv: string[]): string[] {
   });
 }
 
-function readHttp(values: { http?: string; host?: string; token?: string; "allow-origin"?: string[]; "session-timeout"?: string },
-  env: NodeJS.ProcessEnv): HttpOptions {
+type HttpValues = {
+  http?: string; host?: string; token?: string; "token-file"?: string; "no-auth"?: boolean; "allow-origin"?: string[];
+  "session-timeout"?: string; "max-sessions"?: string;
+};
+
+function readHttp(values: HttpValues, env: NodeJS.ProcessEnv, cwd: string): HttpOptions {
   const port = wholeNumber("--http", values.http ?? String(DEFAULT_HTTP_PORT), 0, 65_535);
   const host = values.host ?? DEFAULT_HTTP_HOST;
   const token = values.token ?? (env[TOKEN_ENV] || undefined);
-  if (token === undefined && !isLoopback(host)) {
-    throw invalid("--host", `a loopback address without a token (set ${TOKEN_ENV} or --token to listen on another)`, host);
+  const tokenSource = values.token === undefined ? TOKEN_ENV : "--token"; // named in errors, never the token itself
+  const noAuth = values["no-auth"] === true;
+  if (noAuth && token !== undefined) throw invalid("--no-auth", `no --token and no ${TOKEN_ENV} (it turns the token off)`, tokenSource);
+  if (noAuth && !isLoopback(host)) {
+    throw invalid("--no-auth", "a loopback --host (without a token, anyone who reaches the address could run commands as this user)", host);
+  }
+  const tokenFile = values["token-file"] === undefined ? undefined : resolve(cwd, values["token-file"]);
+  if (tokenFile !== undefined && (token !== undefined || noAuth)) {
+    throw invalid("--token-file", `no --token, no ${TOKEN_ENV} and no --no-auth (the file receives a generated token)`, noAuth ? "--no-auth" : tokenSource);
   }
   return {
-    port, host, token,
+    port, host, token, tokenFile, noAuth,
     allowedOrigins: (values["allow-origin"] ?? []).map(readOrigin),
-    sessionTimeoutMs: wholeNumber("--session-timeout", values["session-timeout"] ?? String(DEFAULT_SESSION_TIMEOUT_SECONDS), 1, 31_536_000) * 1000,
+    sessionTimeoutMs: wholeNumber("--session-timeout", values["session-timeout"] ?? String(DEFAULT_SESSION_TIMEOUT_SECONDS), 1, MAX_SESSION_TIMEOUT_SECONDS) * 1000,
+    maxSessions: wholeNumber("--max-sessions", values["max-sessions"] ?? String(DEFAULT_MAX_SESSIONS), 1, MAX_SESSIONS_CEILING),
   };
 }
 

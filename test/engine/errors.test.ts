@@ -132,6 +132,14 @@ describe("describeError", () => {
       messages.sshChannelRefused("build", "Channel open failure: open failed")],
     [{ code: "invalid-option", owner: "createSshExecutor", option: "maxConnections", value: "0", expected: "an integer of at least 1" },
       'createSshExecutor: maxConnections must be an integer of at least 1 (got "0").'],
+    [{ code: "http-request-refused", reason: "session-limit", maxSessions: 3 },
+      "Service unavailable: this server already has 3 open MCP sessions, its limit (--max-sessions 3). End a session you no longer " +
+      "use (DELETE /mcp with its Mcp-Session-Id) or wait until an idle one times out, then initialize again."],
+    [{ code: "request-too-large", limitBytes: 4_194_304 },
+      "Request too large: this JSON-RPC message is over the server's limit of 4194304 bytes, so it was not read. Send less in one " +
+      "call: write long content to a file and pass its path instead."],
+    [{ code: "server-fatal", reason: "stdout: write EPIPE" },
+      "fatal error: stdout: write EPIPE. Every MCP session ends with its processes; the server exits with code 1."],
   ])("writes the pinned text of %j", (data, text) => {
     expect(describeError(data)).toBe(text);
     expect(new ExecProcessError(data).message).toBe(text);

@@ -107,8 +107,23 @@ async function connect(transport: StdioClientTransport | StreamableHTTPClientTra
   return { client, notices, noticeContaining, close: () => client.close() };
 }
 
+/** A server started over HTTP; `auth` carries the token it generated (none with --token or --no-auth). */
+export interface StartedHttpServer {
+  url: string;
+  child: ChildProcess;
+  /** The file the server wrote its generated token to, as its stderr names it. */
+  tokenFile: string | undefined;
+  /** `Authorization: Bearer <generated token>`, or {} when the server generated none. */
+  auth: Record<string, string>;
+  stderr(): string;
+  stop(): Promise<number | null>;
+}
+
+/** The path in the server's line about a generated token. */
+export const TOKEN_FILE_LINE = /HTTP bearer token generated into (\S+) \(mode 0600/;
+
 /** The server over HTTP, started with `args` after `--http 0`; resolves once it listens. */
-export async function startHttpServer(args: string[], env = serverEnv()): Promise<{ url: string; child: ChildProcess; stderr(): string; stop(): Promise<number | null> }> {
+export async function startHttpServer(args: string[], env = serverEnv()): Promise<StartedHttpServer> {
   const child = spawn(process.execPath, [SERVER_BIN, "--http", "0", ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -127,8 +142,10 @@ export async function startHttpServer(args: string[], env = serverEnv()): Promis
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.once("exit", (code) => resolve(code));
   });
+  const tokenFile = TOKEN_FILE_LINE.exec(stderr)?.[1];
+  const auth: Record<string, string> = tokenFile === undefined ? {} : { Authorization: `Bearer ${readFileSync(tokenFile, "utf8")}` };
   return {
-    url, child, stderr: () => stderr,
+    url, child, tokenFile, auth, stderr: () => stderr,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       return exited;

@@ -2,10 +2,13 @@
 // DNS-rebinding and token checks, and sessions that end with their processes.
 import { randomUUID } from "node:crypto";
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { request as httpRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
+import { MAX_REQUEST_BYTES } from "../../mcp/options.js";
 import {
   call, connectHttp, markerProcessesNow, processesWithMarker, SERVER_BIN, serverEnv, startHttpServer, testWorkspace, texts, until,
 } from "./helpers.js";
@@ -149,19 +152,81 @@ describe("HTTP refusals outside MCP", () => {
     expect(await response.json()).toMatchObject({ error: { message: new ExecProcessError({ code: "http-request-refused", reason: "unknown-path" }).message } });
   });
 
+  it("refuses a session's request body over 4 MiB with 413 naming the limit, and the session goes on", async () => {
+    const connected = await session();
+    const headers = { ...AUTH, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": connected.transport.sessionId! };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "exec", arguments: { command: "x".repeat(MAX_REQUEST_BYTES) } } });
+    const response = await fetch(server.url, { method: "POST", headers, body });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0", id: null, error: { code: -32000, message: new ExecProcessError({ code: "request-too-large", limitBytes: MAX_REQUEST_BYTES }).message },
+    });
+    expect(texts(await call(connected.client, "exec", { command: "echo after-413" }))).toEqual(["after-413"]);
+  });
+
   it("exits with code 2 and one line naming --http when the port is taken", () => {
     const port = new URL(server.url).port;
     const run = spawnSync(process.execPath, [SERVER_BIN, "--http", port], { env: serverEnv(), encoding: "utf8" });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`--http expects a port that 127.0.0.1 can listen on (got "${port}: EADDRINUSE").`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toContain("HTTP bearer token generated"); // the token file is made and removed unannounced
+  });
+});
+
+describe("the token (issue 32: a token by default)", () => {
+  it("is generated into a new file of mode 0600 in a folder of mode 0700, named but never shown, and deleted on stop", async () => {
+    const generated = await startHttpServer(["--cwd", workspace.cwd]);
+    try {
+      const file = generated.tokenFile!;
+      const token = readFileSync(file, "utf8");
+      expect(token).toMatch(/^[0-9a-f]{64}$/);
+      expect([statSync(file).mode & 0o777, statSync(dirname(file)).mode & 0o777]).toEqual([0o600, 0o700]);
+      expect(generated.stderr()).toContain(`exec-process-mcp: HTTP bearer token generated into ${file} (mode 0600, deleted when the server stops): ` +
+        "send it as Authorization: Bearer <token>\n");
+      expect(generated.stderr()).toMatch(/listening on \S+ \(bearer token required\)/);
+      expect(generated.stderr()).not.toContain(token);
+      const anonymous = await fetch(generated.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: INITIALIZE });
+      expect(anonymous.status).toBe(401);
+      const connected = await connectHttp(generated.url, generated.auth);
+      expect(texts(await call(connected.client, "exec", { command: "echo with-token" }))).toEqual(["with-token"]);
+      await connected.close();
+    } finally {
+      expect(await generated.stop()).toBe(0);
+    }
+    expect([existsSync(generated.tokenFile!), existsSync(dirname(generated.tokenFile!))]).toEqual([false, false]);
+  });
+
+  it("goes to the new file --token-file names; an existing file is refused, naming --token-file", async () => {
+    const taken = join(workspace.cwd, "taken-token");
+    writeFileSync(taken, "old");
+    const refusedRun = spawnSync(process.execPath, [SERVER_BIN, "--http", "0", "--token-file", taken], { env: serverEnv(), encoding: "utf8" });
+    expect(refusedRun.status).toBe(2);
+    expect(refusedRun.stderr).toContain(`--token-file expects a path where no file exists yet, in a folder this user can write (got "${taken}: EEXIST").`);
+    expect(readFileSync(taken, "utf8")).toBe("old");
+    const named = join(workspace.cwd, "named-token");
+    const server = await startHttpServer(["--cwd", workspace.cwd, "--token-file", named]);
+    try {
+      expect(server.tokenFile).toBe(named);
+      expect(statSync(named).mode & 0o777).toBe(0o600);
+      const connected = await connectHttp(server.url, server.auth);
+      expect(texts(await call(connected.client, "exec", { command: "echo named" }))).toEqual(["named"]);
+      await connected.close();
+    } finally {
+      await server.stop();
+    }
+    expect(existsSync(named)).toBe(false);
   });
 });
 
 describe("server ends", () => {
   it("ends a session whose client went away without deleting it, with its processes, after --session-timeout", async () => {
-    const idle = await startHttpServer(["--cwd", workspace.cwd, "--session-timeout", "1"]);
+    const idle = await startHttpServer(["--cwd", workspace.cwd, "--session-timeout", "1", "--no-auth"]);
     try {
+      expect(idle.tokenFile).toBeUndefined();
+      expect(idle.stderr()).toContain(`exec-process-mcp: --no-auth: no token; every user and program on this machine that reaches ${idle.url} ` +
+        "can run commands as this user\n");
+      expect(idle.stderr()).toContain(`listening on ${idle.url}\n`);
       const connected = await connectHttp(idle.url);
       const started = await call(connected.client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
       const sessionId = connected.transport.sessionId!;
@@ -180,7 +245,7 @@ describe("server ends", () => {
 
   it("ends every session's processes on SIGTERM and exits with code 0", async () => {
     const stopping = await startHttpServer(["--cwd", workspace.cwd]);
-    const sessions = [await connectHttp(stopping.url), await connectHttp(stopping.url)];
+    const sessions = [await connectHttp(stopping.url, stopping.auth), await connectHttp(stopping.url, stopping.auth)];
     for (const { client } of sessions) {
       await call(client, "exec", { command: "sleep 60", background: true, env: { CONFORMANCE_SCENARIO: workspace.marker } });
     }
