@@ -1,15 +1,22 @@
-// The README's settings table is rendered from the one settings table, never written by hand; its process reference
-// covers every action and parameter.
+// The README's settings table and the container executor's table are rendered from code, never written by hand; its
+// process reference covers every action and parameter.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { INVALID_ACTION, STDIN_NOT_WRITABLE_HINT } from "../src/engine/messages.js";
 import { describeSettingsTable } from "../src/engine/settings.js";
+import { describeContainerTable } from "../src/executors/container/container-options.js";
 import { processSchema } from "../src/langchain/schemas.js";
 
 it("shows the settings table exactly as the settings module renders it", () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   const section = /<!-- settings-table:start -->\n([\s\S]*?)\n<!-- settings-table:end -->/.exec(readme)?.[1];
   expect(section).toBe(describeSettingsTable());
+});
+
+it("shows the container executor's defaults and refusals exactly as its options module renders them", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const section = /<!-- container-table:start -->\n([\s\S]*?)\n<!-- container-table:end -->/.exec(readme)?.[1];
+  expect(section).toBe(describeContainerTable());
 });
 
 it("starts with the install-and-conformance command and the test command", () => {

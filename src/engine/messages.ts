@@ -270,8 +270,8 @@ export const containerLimit = (maxContainers: number): string =>
   `The container executor already holds its maximum of ${maxContainers} containers (maxContainers): command was not executed. ` +
   "Wait for an idle container to go, end sessions of other scopes, or raise maxContainers.";
 export const containerEngineUnresponsive = (endpoint: string, waitedMs: number): string =>
-  `The container engine at ${endpoint} stopped answering (no reply within ${waitedMs / 1000} s): the command's state is unknown ` +
-  "and its processes may still run in the container. Check the engine (Docker or Podman) and its socket.";
+  `The container engine at ${endpoint} stopped answering (no reply within ${waitedMs / 1000} s): what it was asked may or may not ` +
+  "have happened, and a command's processes may still run in its container. Check the engine (Docker or Podman) and its socket.";
 /** The note after the output of a command whose container engine went away while it ran. */
 export const containerEngineLost = (endpoint: string): string =>
   `\nThe container engine at ${endpoint} went away while the command ran, so its outcome is unknown. ` +

@@ -2,6 +2,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { ExecProcessError, validateTimerDelay } from "../../engine/index.js";
+import * as messages from "../../engine/messages.js";
 
 /** Which commands share a container (OpenClaw's sandbox scope). */
 export type ContainerScope = "session" | "agent" | "shared";
@@ -112,8 +113,12 @@ export const CONTAINER_DEFAULTS = Object.freeze({
 } as const);
 /** The fixed numbers of the container executor (issue 32). */
 export const CONTAINER_LIMITS = Object.freeze({
-  /** An engine request not answered within this, and a ping not answered either, is an engine that stopped. */
-  ENGINE_ANSWER_MS: 2_500,
+  /**
+   * An engine request unanswered after ENGINE_PING_AFTER_MS, and a ping then unanswered until ENGINE_ANSWER_MS after
+   * the request, is an engine that stopped (engine-watch.ts).
+   */
+  ENGINE_ANSWER_MS: 5_000,
+  ENGINE_PING_AFTER_MS: 1_000,
   /** The most a status read from a container may return: a forged status cannot grow the host's memory. */
   STATUS_MAX_BYTES: 256,
   /** A helper exec (kill, status, start check) still running after this is cut off, whatever the engine answers. */
@@ -244,4 +249,41 @@ function oneOf(option: string, value: string, allowed: readonly string[]): void 
 
 function invalid(option: string, value: string, expected: string): never {
   throw new ExecProcessError({ code: "invalid-option", owner: "createContainerExecutor", option, value, expected });
+}
+
+/** What each option bounds, for the README's table (rendered from CONTAINER_DEFAULTS, never written by hand). */
+const OPTION_NOTES: Record<keyof typeof CONTAINER_DEFAULTS, string> = {
+  scope: "which commands share a container: per scope key, per agent, or one for all",
+  workspaceAccess: "\"none\": no workspace (commands run in /tmp); \"ro\" or \"rw\": the workspace at workspaceMount",
+  workspaceMount: "where the workspace appears inside the container",
+  workspaceSize: "size of the private workspace (a tmpfs, counted against memory); without `workspace` only",
+  network: "Docker's network mode: none gives only loopback",
+  memory: "memory limit, no swap on top; a command killed at it ends with the out-of-memory note",
+  cpus: "CPUs the container may use",
+  pidsLimit: "most processes at once (a fork bomb stops there)",
+  tmpSize: "size of the private /tmp (a tmpfs, counted against memory)",
+  idleTtlMs: "a container without a running command is removed after this long",
+  allowRoot: "lets `user` be uid 0 (refused otherwise)",
+  maxContainers: "most containers of the executor at once, over all its engines",
+};
+
+/** The container executor's defaults and refusals as the README shows them, with the exact texts of the refusals. */
+export function describeContainerTable(): string {
+  const rows = Object.entries(CONTAINER_DEFAULTS).map(([option, value]) =>
+    `| \`${option}\` | \`${JSON.stringify(value)}\` | ${OPTION_NOTES[option as keyof typeof CONTAINER_DEFAULTS]} |`);
+  const refusals: Array<[string, string, string]> = [
+    ["container-workspace-refused", "`workspace` is `/`, a system folder, a home directory's root, or holds an engine's socket or state",
+      messages.containerWorkspaceRefused("/", "it is the host's root")],
+    ["container-workspace-unreachable", "the container's user cannot enter `workspace` (checked when the container starts)",
+      messages.containerWorkspaceUnreachable("/srv/ws", "0:0", "0700", "65534:65534")],
+    ["container-root-refused", "`user` is uid 0 (or a name the image maps to 0) without `allowRoot`", messages.containerRootRefused("0:0")],
+    ["container-limit", "a command needs a container beyond `maxContainers`", messages.containerLimit(16)],
+    ["container-engine-unresponsive", `a request unanswered for ${CONTAINER_LIMITS.ENGINE_PING_AFTER_MS} ms, and a ping then unanswered until `
+      + `${CONTAINER_LIMITS.ENGINE_ANSWER_MS} ms`, messages.containerEngineUnresponsive("the configured local socket", CONTAINER_LIMITS.ENGINE_ANSWER_MS)],
+  ];
+  return [
+    "| Option | Default | What it bounds |", "|---|---|---|", ...rows, "",
+    "| Error code | When | Exact text (example) |", "|---|---|---|",
+    ...refusals.map(([code, when, text]) => `| \`${code}\` | ${when} | ${text.replaceAll("|", "\\|")} |`),
+  ].join("\n");
 }

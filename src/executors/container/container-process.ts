@@ -101,7 +101,7 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   if (pid !== undefined) process.pid = pid;
   // Every process of the command's group, whatever it did to its session, environment or dumpability. A container
   // at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container. An engine that
-  // stopped answering ends the command here, with the reason, at most ENGINE_ANSWER_MS × 2 after the kill.
+  // stopped answering ends the command here, with the reason, at most ENGINE_ANSWER_MS after the kill.
   const sweep = (signal: "SIGTERM" | "SIGKILL"): void => {
     execHelper(engine, container, killCommand(spec.gid, signal)).then((said) => {
       if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);

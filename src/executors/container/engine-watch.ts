@@ -1,12 +1,13 @@
 // An engine that stops answering (a stopped or wedged dockerd) must not hold a call forever (issue 32): every request
-// is watched, and one still unanswered after ENGINE_ANSWER_MS makes the watch ping the engine. A ping answered means
-// a slow request (a container being created on a loaded machine): the watch waits on, pinging again. A ping not
-// answered within ENGINE_ANSWER_MS either means the engine stopped: the request fails with container-engine-unresponsive.
+// is watched, and one still unanswered after ENGINE_PING_AFTER_MS makes the watch ping the engine. A ping answered
+// means a slow request (a container being created on a loaded machine): the watch waits on, pinging again. A ping not
+// answered within ENGINE_PING_WAIT_MS means the engine stopped: the request fails with container-engine-unresponsive.
+// Together they stay within ENGINE_ANSWER_MS, and a loaded engine gets most of it to answer its ping.
 import type Dockerode from "dockerode";
 import { ExecProcessError } from "../../engine/index.js";
 import { CONTAINER_LIMITS } from "./container-options.js";
 
-const { ENGINE_ANSWER_MS } = CONTAINER_LIMITS;
+const { ENGINE_ANSWER_MS, ENGINE_PING_AFTER_MS } = CONTAINER_LIMITS;
 
 /** The engine a request goes to, as the watch needs it: how to ping it, and its name for the message. */
 export interface WatchedEngine {
@@ -15,7 +16,10 @@ export interface WatchedEngine {
 }
 
 /** `work`, or container-engine-unresponsive once the engine answers neither it nor a ping in time. */
-export function watched<T>(engine: WatchedEngine, work: Promise<T>, answerMs = ENGINE_ANSWER_MS): Promise<T> {
+export function watched<T>(
+  engine: WatchedEngine, work: Promise<T>, answerMs: number = ENGINE_ANSWER_MS, pingAfterMs: number = ENGINE_PING_AFTER_MS,
+): Promise<T> {
+  const pingWaitMs = answerMs - pingAfterMs;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -28,12 +32,12 @@ export function watched<T>(engine: WatchedEngine, work: Promise<T>, answerMs = E
     const check = (): void => {
       timer = setTimeout(() => {
         const ping = (engine.docker.ping() as Promise<unknown>).then(() => true, () => false);
-        void Promise.race([ping, delay(answerMs).then(() => false)]).then((answered) => {
+        void Promise.race([ping, delay(pingWaitMs).then(() => false)]).then((answered) => {
           if (settled) return;
           if (answered) check();
-          else settle(() => reject(unresponsive(engine.endpoint, 2 * answerMs)));
+          else settle(() => reject(unresponsive(engine.endpoint, answerMs)));
         });
-      }, answerMs);
+      }, pingAfterMs);
       timer.unref();
     };
     check();
