@@ -103,12 +103,13 @@ export async function startContainerCommand(spec: ContainerCommand): Promise<Exe
   // at its pidsLimit (a fork bomb) has no room for the kill exec: SIGKILL then ends the container. An engine that
   // stopped answering ends the command here, with the reason, at most ENGINE_ANSWER_MS after the kill.
   const sweep = (signal: "SIGTERM" | "SIGKILL"): void => {
-    execHelper(engine, container, killCommand(spec.gid, signal)).then((said) => {
-      if (said.trim() !== KILL_DONE && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
-    }, (error: unknown) => {
-      if (!ExecProcessError.is(error, "container-engine-unresponsive")) return;
+    void execHelper(engine, container, killCommand(spec.gid, signal)).then((said) => said.trim() === KILL_DONE, (error: unknown) => {
+      if (!ExecProcessError.is(error, "container-engine-unresponsive")) return false; // the engine refused the exec
       stream.destroy();
       end(null, signal, `\n${error.message}\n`);
+      return true;
+    }).then((swept) => {
+      if (!swept && signal === "SIGKILL" && !finished) return container.kill().catch(() => undefined);
     });
   };
   let followUp: NodeJS.Timeout | undefined;
