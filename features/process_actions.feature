@@ -255,6 +255,32 @@ Feature: Process actions: common rules, clear and remove
       When the session is polled
       Then the call failed, either rejected or with a failed result
 
+    # Only finished sessions are cleared. Whether clear of a running one fails or does nothing is left open here
+    # (its text is PROC-10's); the session runs on. It ends when a second command creates the file `go` in the
+    # working directory both share.
+    @PROC-08 @doc
+    Scenario: clear leaves a running session running, listed, pollable and announced when it exits
+      When exec runs "echo started; while [ ! -e go ]; do sleep 0.2; done; echo finished" in the background
+      And the session id is remembered as "job"
+      And the session's log shows "started"
+      And process is called with '{"action": "clear", "sessionId": "<job>"}'
+      Then the session "job" is listed in scope "main"
+      When the sessions are listed
+      Then the listed session "job" has details containing '{"status": "running"}'
+      When process is called with '{"action": "poll", "sessionId": "<job>"}'
+      Then the status is "running"
+      When exec runs "touch go"
+      And an event is queued for scope "main"
+      And the events of scope "main" are drained
+      Then 1 event was returned
+      And event 1 has fields:
+        """
+        {"scopeKey": "main", "sessionId": "<job>"}
+        """
+      When process is called with '{"action": "poll", "sessionId": "<job>"}'
+      Then the status is not "running"
+      And the text contains "finished"
+
   Rule: A successful clear confirms it and makes the id unknown to every action
 
     @PROC-09 @upstream

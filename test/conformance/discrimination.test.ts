@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
-/** `fresh`: one implementation process per scenario (the protocol's default) instead of one per worker (--reuse). */
-interface Fault { fixture: string; tags: string; breaks: string[]; fresh?: true }
+/** `fresh`: one implementation process per scenario (the protocol's default) instead of one per worker (--reuse).
+ * `level`: the kit's level, for faults that level Documented must catch (the default is reference). */
+interface Fault { fixture: string; tags: string; breaks: string[]; fresh?: true; level?: "documented" }
 
 const FAULTS: Fault[] = [
   { fixture: "log-default-100", tags: "@LOG-03 or @LOG-04", breaks: ["LOG-03", "LOG-04"] },
@@ -25,6 +26,10 @@ const FAULTS: Fault[] = [
   { fixture: "event-lines-blank", tags: "@LC-18", breaks: ["LC-18"] },
   { fixture: "error-status-success", tags: "@LC-20", breaks: ["LC-20"] },
   { fixture: "abort-kills-background", tags: "@LC-22", breaks: ["LC-22", "EXEC-41"] },
+  // Issue 35: both passed at level Documented while the kit read the terminal only in cooked mode and never cleared
+  // a running session; the mutants of the same names check the same in-process (npm run mutants).
+  { fixture: "submit-sends-lf", tags: "@INPUT-11", breaks: ["INPUT-11"], level: "documented" },
+  { fixture: "clear-ends-running", tags: "@PROC-08", breaks: ["PROC-08"], level: "documented" },
 ];
 
 interface Verdicts { exitCode: number | null; failed: string[] }
@@ -32,8 +37,9 @@ interface Verdicts { exitCode: number | null; failed: string[] }
 function runKit(fault: Fault): Promise<Verdicts> {
   const report = mkdtempSync(join(tmpdir(), `faulty-${fault.fixture}-`));
   const command = `"${process.execPath}" "${join(ROOT, "conformance/fixtures/faulty", `${fault.fixture}.mjs`)}"`;
-  // One worker each: the thirteen kits run at once.
-  const args = ["conformance/bin.mjs", "--parallel", "1", ...(fault.fresh ? [] : ["--reuse"]), "--command", command, "--tags", fault.tags, "--report", report, "--call-timeout", "60000"];
+  // One worker each: the fifteen kits run at once.
+  const args = ["conformance/bin.mjs", "--parallel", "1", ...(fault.fresh ? [] : ["--reuse"]), ...(fault.level ? ["--level", fault.level] : []),
+    "--command", command, "--tags", fault.tags, "--report", report, "--call-timeout", "60000"];
   return new Promise((resolve, reject) => {
     const kit = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
     kit.once("error", reject);
