@@ -337,6 +337,14 @@ Feature: process list
       Then the listed session "id" has details containing '{"name": "sleep 30"}'
       And the text contains "sleep 30"
 
+    # With `sleep 30` alone the verb and target are the whole command; here the command goes on after them.
+    @LIST-10 @doc
+    Scenario: a list entry carries the derived name, not the whole command
+      When exec runs "sleep 30; echo name-tail" in the background
+      And the sessions are listed
+      Then the detail "sessions.0.name" matches "sleep.*30"
+      And the detail "sessions.0.name" does not contain "name-tail"
+
   Rule: list reads without side effects
 
     @LIST-11 @upstream

@@ -7,7 +7,7 @@ import { PROFILES, type Profile } from "../../conformance/catalog/spec-rules.js"
 import { RULE_TAG, readScenarioTags } from "../../conformance/catalog/feature-tags.js";
 import { FAULTS } from "../../conformance/fixtures/mutants/faults.js";
 import {
-  DOC_RULES, TABLE_JSON, runFault, uncaughtDocRules, type FaultOutcome,
+  DOC_RULES, TABLE_JSON, runFault, uncaughtDocFaults, uncaughtDocRules, type FaultOutcome,
 } from "../../conformance/fixtures/mutants/run-mutants.js";
 
 interface Table { rules: Record<string, Array<{ fault: string; caughtBy: string[] }>>; faults: FaultOutcome[] }
@@ -30,6 +30,10 @@ describe("the mutation table of the doc rules", () => {
 
   it("lists no doc rule of the features' @doc scenarios without a caught fault", () => {
     expect(uncaughtDocRules(table.rules, [...docRulesOfFeatures].sort())).toEqual([]);
+  });
+
+  it("lists no fault aimed at a doc rule that no scenario of that rule caught", () => {
+    expect(uncaughtDocFaults(table.rules)).toEqual([]);
   });
 
   it("has one row per doc rule of the SPEC", () => {
