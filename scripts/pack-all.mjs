@@ -1,6 +1,7 @@
 // `npm run pack:all [-- <folder>]`: builds once, then packs the three packages (the tools, the conformance kit and
 // the MCP server) into one folder, `packs/` by default, so that they install together before they are on the
-// registry: `npm install <folder>/*.tgz` (the kit and the server depend on the tools of the same version).
+// registry: the tools first, as a dependency, then the kit as a devDependency or the server (both depend on the tools
+// of the same version, which the tools' tarball installed already).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -23,6 +24,18 @@ export function packAll(destination) {
   });
 }
 
+/**
+ * The install commands for a project: the tools as a dependency (the agent needs them at run time), then the kit as
+ * a devDependency (installing it with the tools' tarball on one --save-dev line would demote the tools, issue 37).
+ */
+export function installLines(tools, kit, mcp) {
+  return [
+    `npm install ${tools} @langchain/core langchain @langchain/langgraph`,
+    `npm install --save-dev ${kit}`,
+    `npm install ${mcp} ${tools}`,
+  ];
+}
+
 function runOrExit(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   if (result.status !== 0) {
@@ -37,7 +50,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const [tools, kit, mcp] = packAll(destination);
   console.log(`Packed into ${destination}:\n  ${[tools, kit, mcp].join("\n  ")}`);
   console.log("In your project, install the tools with their peers, and the kit or the MCP server beside them:");
-  console.log(`  npm install ${tools} @langchain/core langchain @langchain/langgraph`);
-  console.log(`  npm install --save-dev ${kit} ${tools}`);
-  console.log(`  npm install ${mcp} ${tools}`);
+  for (const line of installLines(tools, kit, mcp)) console.log(`  ${line}`);
 }
