@@ -3,6 +3,7 @@ export { createSessionEngine } from "./engine.js";
 export { attachChildProcessBridge, DEFAULT_BRIDGE_SIGNALS } from "./child-process-bridge.js";
 export type { ChildProcessBridge, ChildProcessBridgeOptions } from "./child-process-bridge.js";
 export { ExecProcessError, describeError } from "./errors.js";
+export type { ProcessAction } from "./process/normalize-process.js";
 export type {
   ErrorCode, ErrorData, ErrorDataOf, ErrorParam, HttpRefusalReason, InputIssue, OptionOwner, SandboxMountProblem,
 } from "./errors.js";

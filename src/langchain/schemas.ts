@@ -1,6 +1,7 @@
 // zod 4 input schemas of the two tools (LC-10 … LC-15). Every field is optional() — never default(), which would
 // make it required in the JSON schema the model sees; defaults are applied by the engine. Unknown keys pass through.
 import { z } from "zod";
+import type { ProcessAction } from "../engine/index.js";
 import { EXEC_PARAMETERS as E, PROCESS_PARAMETERS as P } from "./descriptions.js";
 
 const execFields = {
@@ -47,4 +48,8 @@ export const processSchema = z.looseObject(processFields);
  * compile. At run time unknown keys still pass (PROC-05), as the model may send them.
  */
 export type ExecInput = z.input<z.ZodObject<typeof execFields>>;
-export type ProcessInput = z.input<z.ZodObject<typeof processFields>>;
+/**
+ * `action` is one of the ten actions for TypeScript callers (`action: "fly"` does not compile), while the schema keeps
+ * it a plain string (LC-14), so that a model's invalid action reaches the tool and gets PROC-02's text.
+ */
+export type ProcessInput = Omit<z.input<z.ZodObject<typeof processFields>>, "action"> & { action: ProcessAction };

@@ -1,6 +1,6 @@
 // ExecToolkit: exec + process bound to one engine and scope (LC-01 … LC-05, LC-18, LC-19, REG-13).
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { BaseToolkit, type StructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import { BaseToolkit, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { SessionEngine } from "../engine/index.js";
 import { createExitEventMiddleware, createExitEventNode } from "./exit-events.js";
 import { ThreadRuns } from "./thread-runs.js";
@@ -29,7 +29,8 @@ export class ExecToolkit extends BaseToolkit {
   readonly scopeKey: string;
   readonly exec: ExecTool;
   readonly process: ProcessTool | undefined;
-  tools: StructuredTool[];
+  /** `[exec, process]`, or `[exec]` without the process tool (LC-02); `exec` and `process` are the same tools, typed. */
+  tools: Array<ExecTool | ProcessTool>;
   /** The scope was derived (agent name), so resetting it cannot touch a shared scope (REG-13). */
   readonly #derivedScope: boolean;
   /** Calls with `configurable.thread_id` use scope `thread:<id>` (LC-04). */
@@ -55,7 +56,7 @@ export class ExecToolkit extends BaseToolkit {
     this.tools = this.process ? [this.exec, this.process] : [this.exec];
   }
 
-  override getTools(): StructuredTool[] {
+  override getTools(): Array<ExecTool | ProcessTool> {
     return [...this.tools];
   }
 

@@ -1,7 +1,9 @@
 // Compiled by test/types/typecheck.test.ts (and by `tsc -p tsconfig.json`): every `@ts-expect-error` line must be an
 // error under --strict, and every other line must compile. Nothing here runs.
 import type { ToolMessage } from "@langchain/core/messages";
-import { createExecTools, ExecProcessError } from "../../src/index.js";
+import {
+  createExecTools, ExecProcessError, type ExecTool, type ProcessAction, type ProcessInput, type ProcessTool,
+} from "../../src/index.js";
 
 const { toolkit } = createExecTools({ agentName: "types" });
 
@@ -21,6 +23,25 @@ export async function toolsAreTypedByTheirSchemas(): Promise<void> {
   // @ts-expect-error a ToolCall resolves to a ToolMessage, not a string
   const notText: string = await toolkit.exec.invoke({ type: "tool_call", id: "2", name: "exec", args: { command: "echo hi" } });
   void [text, message, polled, notText];
+}
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+
+export async function processActionIsTheUnionOfTheTenActions(): Promise<void> {
+  const tenActions: Equal<ProcessInput["action"], "list" | "poll" | "log" | "write" | "send-keys" | "submit" | "paste" | "kill" | "clear" | "remove"> = true;
+  const sameAsTheEngine: Equal<ProcessAction, ProcessInput["action"]> = true;
+  // @ts-expect-error "fly" is none of the ten actions
+  await toolkit.process?.invoke({ action: "fly" });
+  // @ts-expect-error "sendkeys" is none of the ten actions (send-keys is)
+  await toolkit.process?.invoke({ action: "sendkeys", sessionId: "x" });
+  // @ts-expect-error any string is not an action
+  await toolkit.process?.invoke({ action: "poll" as string, sessionId: "x" });
+  const sent: string | undefined = await toolkit.process?.invoke({ action: "send-keys", sessionId: "x", keys: ["C-c"] });
+  const listed: string | undefined = await toolkit.process?.invoke({ action: "list" });
+  // A model's tool call may carry any action: it reaches the tool, which returns PROC-02's text.
+  const refused: ToolMessage | undefined = await toolkit.process?.invoke({ type: "tool_call", id: "3", name: "process", args: { action: "fly" } });
+  const typedTools: Equal<ReturnType<typeof toolkit.getTools>, Array<ExecTool | ProcessTool>> = true;
+  void [tenActions, sameAsTheEngine, sent, listed, refused, typedTools];
 }
 
 export function isNarrowsTheErrorData(error: unknown): void {
