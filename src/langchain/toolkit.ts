@@ -69,12 +69,17 @@ export class ExecToolkit extends BaseToolkit {
     return this.#scopeFor(threadId);
   }
 
-  /** LC-18: the scope's queued exit events as one HumanMessage, or none. */
+  /**
+   * LC-18: the scope's queued exit events as one HumanMessage, or none. Its content is the `System: …` lines the model
+   * reads, whose text names a session by its first 8 characters (NOTIFY-07); `additional_kwargs.systemEvents` holds
+   * the events themselves (SystemEvent), with their full session ids, for the host.
+   */
   drainEventMessages(options: { threadId?: string } = {}): BaseMessage[] {
     const scope = options.threadId !== undefined ? `thread:${options.threadId}` : this.scopeKey;
     const events = this.engine.drainSystemEvents(scope);
     if (events.length === 0) return [];
-    return [new HumanMessage({ content: events.map((event) => `System: ${event.text}`).join("\n") })];
+    const content = events.map((event) => `System: ${event.text}`).join("\n");
+    return [new HumanMessage({ content, additional_kwargs: { systemEvents: events.map((event) => ({ ...event })) } })];
   }
 
   /** LC-19: a createAgent middleware that hands queued exit events to the model before each call. */

@@ -39,6 +39,34 @@ describe("exit events (LC-19, LC-23)", () => {
     expect(toolkit.engine.peekSystemEvents("agent:builder")).toEqual([]);
   });
 
+  it("NOTIFY-07: the message's text names the session by 8 characters, its systemEvents by the full id (issue 37)", async () => {
+    const toolkit = newToolkit({ agentName: "builder" });
+    const model = fakeModel()
+      .respondWithTools([{ name: "exec", args: { command: "echo built ok", background: true } }])
+      .respond(new AIMessage("started"))
+      .respond(new AIMessage("noted"));
+    const agent = createAgent({ model, tools: toolkit.getTools(), middleware: [toolkit.createMiddleware()] });
+    const first = await agent.invoke({ messages: [new HumanMessage("build")] });
+    const id = sessionIdOf(first.messages.find((m): m is ToolMessage => m instanceof ToolMessage)!);
+    expect(id.length).toBeGreaterThan(8); // "briny-river", never clipped to "briny-ri" in the structured fields
+    await waitFor(() => toolkit.engine.peekSystemEvents("agent:builder").length === 1);
+    await agent.invoke({ messages: [...first.messages, new HumanMessage("news?")] });
+    const delivered = model.calls[2]?.messages.at(-1);
+    expect(delivered?.content).toBe(`System: Exec completed (${id.slice(0, 8)}, code 0) :: built ok`);
+    expect(delivered?.additional_kwargs["systemEvents"]).toEqual([{
+      scopeKey: "agent:builder", sessionId: id, text: `Exec completed (${id.slice(0, 8)}, code 0) :: built ok`,
+      contextKey: `exec:${id}`, createdAt: expect.any(Number) as number,
+    }]);
+  });
+
+  it("NOTIFY-07: the exit-event node and drainEventMessages carry the full session id too", async () => {
+    const toolkit = newToolkit({ agentName: "builder" });
+    const id = sessionIdOf(await call(toolkit.exec, { command: "echo done", background: true }));
+    await waitFor(() => toolkit.engine.peekSystemEvents("agent:builder").length === 1);
+    const { messages } = toolkit.createExitEventNode()();
+    expect(messages?.map((message) => (message.additional_kwargs["systemEvents"] as Array<{ sessionId: string }>)[0]?.sessionId)).toEqual([id]);
+  });
+
   it("LC-19, LC-04: with scopeFromThread the middleware delivers the events of the run's thread only", async () => {
     const toolkit = newToolkit({ agentName: "builder", scopeFromThread: true });
     const model = fakeModel()
