@@ -10,4 +10,6 @@ export { createExecTools } from "./langchain/create-exec-tools.js";
 export type { CreateExecToolsOptions, ExecTools } from "./langchain/create-exec-tools.js";
 export { createExitEventMiddleware, createExitEventNode } from "./langchain/exit-events.js";
 export { DEFAULT_WAKE_DEBOUNCE_MS, DEFAULT_WAKE_MAX_RUNS_PER_MINUTE } from "./langchain/wake-on-exit.js";
-export type { WakeableRunnable, WakeOnExitOptions, WakeResult, WakeRun, WakeRunConfig } from "./langchain/wake-on-exit.js";
+export type {
+  WakeableRunnable, WakeOnExitHandle, WakeOnExitOptions, WakeResult, WakeRun, WakeRunConfig,
+} from "./langchain/wake-on-exit.js";

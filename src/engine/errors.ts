@@ -90,6 +90,8 @@ export type ErrorData =
   | { code: "node-misconfigured"; node: string; invalid: "hostKey"; value: string }
   /** MCP server: the client called a tool the server does not offer (`tools`: the ones it does). */
   | { code: "unknown-tool"; tool: string; tools: string[] }
+  /** wakeOnExit: `nextRun()` was waiting when its loop stopped (`stop()`, `engine.dispose()`): no wake run follows. */
+  | { code: "wake-stopped" }
   /** MCP server: a tool call failed in a way no other code describes; the details go to the server's log only. */
   | { code: "tool-call-failed" }
   /** MCP server over HTTP: a request refused before it reached an MCP session, and why. */
@@ -202,6 +204,7 @@ export function describeError(data: ErrorData): string {
       return data.missing === "host-key" ? messages.nodeHostKeyRequired(data.node) : messages.nodeAuthRequired(data.node);
     case "invalid-option": return messages.invalidOption(data.owner, data.option, data.value, data.expected);
     case "unknown-tool": return messages.unknownTool(data.tool, data.tools);
+    case "wake-stopped": return messages.WAKE_STOPPED;
     case "tool-call-failed": return messages.TOOL_CALL_FAILED;
     case "http-request-refused":
       return data.reason === "session-limit" ? messages.httpSessionLimit(data.maxSessions) : messages.httpRequestRefused(data.reason);

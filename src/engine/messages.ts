@@ -80,6 +80,8 @@ export const ABORTED = "Tool execution was aborted";
 /** EXEC-40: a signal already aborted when exec starts (upstream: `signal.throwIfAborted()`, the default reason). */
 export const ABORTED_BEFORE_START = "This operation was aborted";
 export const ENGINE_DISPOSED = "Session engine has been disposed.";
+/** wakeOnExit's nextRun() when the loop stops first (ours; the SPEC pins none). */
+export const WAKE_STOPPED = "wakeOnExit was stopped (stop() or engine.dispose()) before a wake run ended: no wake run follows.";
 
 // ---- output notes (OUT-16, RES-08) ----
 export const DISCARDED_NOTE = "[earlier output was discarded at the retention cap and cannot be recovered]";

@@ -6,7 +6,9 @@ import { createExitEventMiddleware, createExitEventNode } from "./exit-events.js
 import { ThreadRuns } from "./thread-runs.js";
 import { threadIdOf } from "./tool-output.js";
 import { ExecTool, ProcessTool, type ToolBinding } from "./tools.js";
-import { startWakeOnExit, type WakeableRunnable, type WakeOnExitOptions, type WakeRunConfig } from "./wake-on-exit.js";
+import {
+  startWakeOnExit, type WakeableRunnable, type WakeOnExitHandle, type WakeOnExitOptions, type WakeRunConfig,
+} from "./wake-on-exit.js";
 
 export interface ExecToolkitOptions {
   engine: SessionEngine;
@@ -95,10 +97,14 @@ export class ExecToolkit extends BaseToolkit {
   /**
    * Runs `runnable` (an agent with this toolkit's middleware, or a graph with its exit-event node, and a
    * checkpointer) on `config.configurable.thread_id` with no new message whenever exit events are queued for the
-   * thread's scope, one run per burst and never while another run of the thread is in flight. Returns `stop()`;
-   * nothing starts after it or after `engine.dispose()`. `options.onResult` receives what each run produced.
+   * thread's scope, one run per burst and never while another run of the thread is in flight. Returns a handle:
+   * calling it (or `stop()`) stops the loop, and nothing starts after it or after `engine.dispose()`; `nextRun()`
+   * resolves when the next wake run has finished (and keeps the host alive until then). `options.onResult` receives
+   * what each run produced.
    */
-  wakeOnExit<Result>(runnable: WakeableRunnable<Result>, config: WakeRunConfig, options: WakeOnExitOptions<NoInfer<Result>> = {}): () => void {
+  wakeOnExit<Result>(
+    runnable: WakeableRunnable<Result>, config: WakeRunConfig, options: WakeOnExitOptions<NoInfer<Result>> = {},
+  ): WakeOnExitHandle<Result> {
     return startWakeOnExit(this, runnable, config, options);
   }
 

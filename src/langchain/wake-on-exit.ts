@@ -58,6 +58,18 @@ export interface WakeOnExitOptions<Result = unknown> {
   onResult?: (run: WakeResult<Result>) => void;
 }
 
+/**
+ * What `wakeOnExit` returns: call it (or its `stop`) to stop waking. `nextRun()` resolves when the next wake run has
+ * finished, with what `onResult` receives; it rejects with that run's error, or with an ExecProcessError of code
+ * "wake-stopped" when the loop stops first. While it waits it keeps the host alive: a background session does not
+ * (see "When the host ends"), so a script that awaits it sees the woken agent's answer.
+ */
+export interface WakeOnExitHandle<Result = unknown> {
+  (): void;
+  stop(): void;
+  nextRun(): Promise<WakeResult<Result>>;
+}
+
 /** What wakeOnExit needs from a toolkit. */
 export interface WakeSource {
   readonly engine: SessionEngine;
@@ -95,12 +107,22 @@ function threadIdOfConfig(config: WakeRunConfig): string {
   throw new TypeError("wakeOnExit: config.configurable.thread_id is required: it names the thread the agent is woken on.");
 }
 
-/** Starts waking `runnable` on the config's thread; returns `stop()`. */
+/** Starts waking `runnable` on the config's thread; returns the handle (`stop()`, `nextRun()`). */
 export function startWakeOnExit<Result>(
   source: WakeSource, runnable: WakeableRunnable<Result>, config: WakeRunConfig, options: WakeOnExitOptions<Result> = {},
-): () => void {
+): WakeOnExitHandle<Result> {
   const loop = new WakeLoop(source, runnable, config, threadIdOfConfig(config), normalizeWakeOptions(options));
-  return loop.start();
+  loop.start();
+  const stop = () => loop.stop();
+  return Object.assign(stop, { stop, nextRun: () => loop.nextRun() });
+}
+
+/** A ref'd timer that never fires in practice: it holds the event loop open while a nextRun() waits. */
+const KEEP_ALIVE_MS = 2_147_483_647;
+
+interface RunWaiter<Result> {
+  resolve(result: WakeResult<Result>): void;
+  reject(error: unknown): void;
 }
 
 class WakeLoop<Result> {
@@ -112,6 +134,8 @@ class WakeLoop<Result> {
   #timer: NodeJS.Timeout | undefined;
   readonly #runStarts: number[] = [];
   readonly #unsubscribe: Array<() => void> = [];
+  readonly #waiters: Array<RunWaiter<Result>> = [];
+  #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
     readonly source: WakeSource, readonly runnable: WakeableRunnable<Result>, readonly config: WakeRunConfig,
@@ -120,14 +144,13 @@ class WakeLoop<Result> {
     this.#scopeKey = source.scopeForThread(threadId);
   }
 
-  start(): () => void {
+  start(): void {
     this.#unsubscribe.push(
       this.source.engine.addWakeListener({ onWake: (request) => this.#onWake(request), onDispose: () => this.stop() }),
       this.source.threadRuns.onIdle(this.threadId, () => this.#scheduleIfPending()),
     );
     this.#pending = this.#queued().length > 0; // events queued before the loop started
     this.#scheduleIfPending();
-    return () => this.stop();
   }
 
   stop(): void {
@@ -135,6 +158,22 @@ class WakeLoop<Result> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    this.#settleWaiters((waiter) => waiter.reject(new ExecProcessError({ code: "wake-stopped" })));
+  }
+
+  /** The next wake run's result (or error); the host stays alive while one is awaited. */
+  nextRun(): Promise<WakeResult<Result>> {
+    if (this.#stopped) return Promise.reject(new ExecProcessError({ code: "wake-stopped" }));
+    return new Promise((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+      this.#keepAlive ??= setInterval(() => undefined, KEEP_ALIVE_MS);
+    });
+  }
+
+  #settleWaiters(settle: (waiter: RunWaiter<Result>) => void): void {
+    clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+    for (const waiter of this.#waiters.splice(0)) settle(waiter);
   }
 
   #onWake(request: WakeRequest): void {
@@ -192,12 +231,14 @@ class WakeLoop<Result> {
       result = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => this.runnable.invoke({ messages: [] }, this.config));
     } catch (error) {
       ignoreErrors(() => this.options.onError(error));
+      this.#settleWaiters((waiter) => waiter.reject(error));
       return;
     } finally {
       this.#running = false;
       this.source.threadRuns.end(this.threadId);
     }
     ignoreErrors(() => this.options.onResult({ ...run, result }));
+    this.#settleWaiters((waiter) => waiter.resolve({ ...run, result }));
   }
 }
 

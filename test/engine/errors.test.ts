@@ -138,6 +138,7 @@ describe("describeError", () => {
     [{ code: "request-too-large", limitBytes: 4_194_304 },
       "Request too large: this JSON-RPC message is over the server's limit of 4194304 bytes, so it was not read. Send less in one " +
       "call: write long content to a file and pass its path instead."],
+    [{ code: "wake-stopped" }, "wakeOnExit was stopped (stop() or engine.dispose()) before a wake run ended: no wake run follows."],
     [{ code: "server-fatal", reason: "stdout: write EPIPE" },
       "fatal error: stdout: write EPIPE. Every MCP session ends with its processes; the server exits with code 1."],
   ])("writes the pinned text of %j", (data, text) => {

@@ -220,6 +220,40 @@ describe("toolkit.wakeOnExit", () => {
     expect(runs).toEqual([]);
   });
 
+  // That nextRun() holds the host open until the run ended is checked by test/langchain/readme-wake.test.ts, as a script.
+  it("nextRun() resolves with the next wake run's result, the same onResult gets", async () => {
+    const model = fakeModel().respond(new AIMessage("the build is done"));
+    const results: unknown[] = [];
+    const wake = kit.toolkit.wakeOnExit(newAgent(model), THREAD, { debounceMs: 0, onResult: (run) => void results.push(run) });
+    stops.push(wake);
+    const next = wake.nextRun();
+    const id = await startJob("sleep 0.2; echo built");
+    const run = await next;
+
+    expect(run).toMatchObject({ threadId: "t1", scopeKey: SCOPE, events: [{ sessionId: id }] });
+    expect(run.result.messages.at(-1)?.content).toBe("the build is done");
+    expect(results).toEqual([run]);
+  });
+
+  it("nextRun() rejects with the wake run's error, and with code wake-stopped after stop() or dispose()", async () => {
+    const failure = new Error("model unavailable");
+    const failing = kit.toolkit.wakeOnExit({ invoke: () => Promise.reject(failure) }, THREAD, { debounceMs: 0 });
+    stops.push(failing);
+    const failed = failing.nextRun();
+    await startJob("sleep 0.1; echo built");
+    await expect(failed).rejects.toBe(failure);
+
+    const stopped = kit.toolkit.wakeOnExit(newAgent(fakeModel()), { configurable: { thread_id: "t2" } });
+    const waiting = stopped.nextRun();
+    stopped.stop();
+    await expect(waiting).rejects.toSatisfy((error) => ExecProcessError.is(error, "wake-stopped"));
+    await expect(stopped.nextRun()).rejects.toThrow("wakeOnExit was stopped (stop() or engine.dispose()) before a wake run ended: no wake run follows.");
+
+    const disposed = kit.toolkit.wakeOnExit(newAgent(fakeModel()), { configurable: { thread_id: "t3" } }).nextRun();
+    await kit.dispose();
+    await expect(disposed).rejects.toSatisfy((error) => ExecProcessError.is(error, "wake-stopped"));
+  });
+
   it("starts no run after stop(); the notice stays queued", async () => {
     const model = fakeModel();
     const { record, wrapped } = recordRuns(newAgent(model));
