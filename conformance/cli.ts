@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compareMain } from "./compare-cli.js";
 import { adapterNameFromEnvironment } from "./load-adapter.js";
-import { renderChapterSummary } from "./report/chapter-summary.js";
+import { renderChapterSummary, renderFailedRules } from "./report/chapter-summary.js";
 import { headlineSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
 import { DEFAULT_CALL_TIMEOUT_MS, TIMER_MAX_MS } from "./load-adapter.js";
@@ -258,8 +258,11 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     console.log(`\n${renderChapterSummary(written.matrix)}\n`);
+    const failedRules = renderFailedRules(written.matrix);
+    if (failedRules) console.log(`${failedRules}\n`);
     if (options.report) {
-      console.log(`Conformance report written to ${options.report}`);
+      console.log(`Conformance report written to ${options.report}:`);
+      for (const path of reportPaths(options.report, written)) console.log(`  ${path}`);
       console.log(`Compliance matrix: ${written.markdownPath} (${lowerFirst(headlineSentence(written.matrix))})`);
     } else {
       console.log(headlineSentence(written.matrix));
@@ -271,6 +274,14 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** Every file the run wrote into the report folder: cucumber's, then the compliance report's. */
+function reportPaths(reportDir: string, written: ReturnType<typeof writeComplianceReport>): string[] {
+  return [
+    join(reportDir, "cucumber.html"), join(reportDir, "junit.xml"), join(reportDir, "messages.ndjson"),
+    written.markdownPath, written.htmlPath, written.jsonPath, written.specPath, written.scenariosPath, written.documentationPath,
+  ];
+}
 
 /** A run that would select no scenario: an error, never a silent success. */
 export class NothingSelectedError extends Error {

@@ -1,7 +1,9 @@
 // Then steps on the last call: its text, details, error flag, rejection and timing.
 import { Then } from "@cucumber/cucumber";
 import assert from "node:assert/strict";
-import { assertContains, block, inline, normalize, parseJsonArgs, parseValue, partialMatch, readPath, show } from "./support/text.js";
+import {
+  assertContains, block, describePatternMismatch, describeTextMismatch, inline, normalize, parseJsonArgs, parseValue, partialMatch, readPath, show,
+} from "./support/text.js";
 import type { ConformanceWorld } from "./support/world.js";
 
 function text(world: ConformanceWorld): string {
@@ -17,7 +19,7 @@ function assertText(world: ConformanceWorld, mode: "exactly" | "starts" | "conta
     ends: () => actual.endsWith(expected),
     lacks: () => !actual.includes(expected),
   };
-  if (!checks[mode]()) throw new Error(`text check "${mode}" failed.\n  expected: ${show(expected)}\n  actual:   ${show(actual)}`);
+  if (!checks[mode]()) throw new Error(describeTextMismatch(mode, expected, actual));
 }
 
 Then("the text is exactly:", function (this: ConformanceWorld, expected: string) {
@@ -49,11 +51,13 @@ Then("the text does not contain {string}", function (this: ConformanceWorld, exp
 });
 Then("the text matches:", function (this: ConformanceWorld, pattern: string) {
   const actual = text(this);
-  assert.match(actual, new RegExp(block(this, pattern)), `text ${show(actual)} does not match`);
+  const expected = block(this, pattern);
+  if (!new RegExp(expected).test(actual)) throw new Error(describePatternMismatch(expected, actual));
 });
 Then("the text matches {string}", function (this: ConformanceWorld, pattern: string) {
   const actual = text(this);
-  assert.match(actual, new RegExp(inline(this, pattern)), `text ${show(actual)} does not match`);
+  const expected = inline(this, pattern);
+  if (!new RegExp(expected).test(actual)) throw new Error(describePatternMismatch(expected, actual));
 });
 Then("the text has {int} characters", function (this: ConformanceWorld, count: number) {
   assert.equal(text(this).length, count);

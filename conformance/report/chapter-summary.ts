@@ -1,7 +1,8 @@
 // The table the CLI prints at the end of a run: rule verdicts per SPEC chapter, in plain aligned text.
 import { RULE_VERDICTS, type ComplianceMatrix } from "./compliance-matrix.js";
 
-const HEADERS = ["Chapter", "Rules", ...RULE_VERDICTS];
+/** The console's words for a verdict: a rule none of whose scenarios ran was not selected (level, --tags, --paths). */
+const HEADERS = ["Chapter", "Rules", ...RULE_VERDICTS.map((verdict) => (verdict === "not run" ? "not selected" : verdict))];
 
 export function renderChapterSummary(matrix: Pick<ComplianceMatrix, "chapters" | "rows">): string {
   const rows = matrix.chapters.map((chapter) => {
@@ -12,4 +13,19 @@ export function renderChapterSummary(matrix: Pick<ComplianceMatrix, "chapters" |
   const widths = HEADERS.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: string[]): string => cells.map((text, column) => (column === 0 ? text.padEnd(widths[0] ?? 0) : text.padStart(widths[column] ?? 0))).join("  ").trimEnd();
   return [line(HEADERS), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+}
+
+/**
+ * The failed rules, each with its ID and title and the scenarios that failed it (issue 37): the console names them,
+ * not only compliance.md. Empty when no rule failed.
+ */
+export function renderFailedRules(matrix: Pick<ComplianceMatrix, "rows">): string {
+  const failed = matrix.rows.filter((row) => row.verdict === "failed" || row.verdict === "diverges");
+  if (failed.length === 0) return "";
+  const lines = failed.flatMap((row) => [
+    `${row.verdict === "failed" ? "Failed" : "Diverges"}: ${row.id} ${row.summary}`,
+    ...row.scenarios.filter((scenario) => scenario.status === "failed")
+      .map((scenario) => `  scenario ${scenario.uri}${scenario.line !== undefined ? `:${scenario.line}` : ""}: ${scenario.name}`),
+  ]);
+  return [`${failed.length} ${failed.length === 1 ? "rule" : "rules"} not met:`, ...lines].join("\n");
 }

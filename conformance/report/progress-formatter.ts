@@ -6,6 +6,7 @@ import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
 
 const FAILING: readonly TestStepResultStatus[] = ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING"] as TestStepResultStatus[];
 const PLAIN_STEPS = 10;
+const RULE_TAG = /^@([A-Z]+-\d+)$/;
 /** The live line is redrawn this often, so that the elapsed time moves even while the @slow scenarios run first. */
 const TICK_MS = 1000;
 /** An estimate of the rest is shown only once this many scenarios finished, and this share of the run. */
@@ -43,7 +44,11 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
   }
 
   #onEnvelope(envelope: Envelope): void {
-    if (envelope.pickle) this.#names.set(envelope.pickle.id, `${envelope.pickle.uri}: ${envelope.pickle.name}`);
+    if (envelope.pickle) {
+      // The rules a scenario checks, by ID, so that a failure line names them (issue 37).
+      const rules = [...new Set(envelope.pickle.tags.map((tag) => RULE_TAG.exec(tag.name)?.[1]).filter(Boolean))];
+      this.#names.set(envelope.pickle.id, `${envelope.pickle.uri}: ${envelope.pickle.name}${rules.length > 0 ? ` (${rules.join(", ")})` : ""}`);
+    }
     if (envelope.testCase) {
       this.#total += 1;
       this.#names.set(envelope.testCase.id, this.#names.get(envelope.testCase.pickleId) ?? "");

@@ -52,6 +52,13 @@ article:target { outline: 3px solid #d4a72c; } article h3 { margin: 0 0 .25rem; 
 ${BADGE_CSS}
 ${STEPS_CSS}`;
 
+/** "231 scenarios ran (of 1191 in the kit; 960 not selected)": the count says what ran, not what the kit holds. */
+export function ranSentence(scenarios: readonly ScenarioResult[]): string {
+  const ran = scenarios.filter((scenario) => scenario.status !== "not run").length;
+  const notSelected = scenarios.length - ran;
+  return notSelected === 0 ? `${ran} scenarios ran` : `${ran} scenarios ran (of ${scenarios.length} in the kit; ${notSelected} not selected)`;
+}
+
 export function renderScenariosHtml(scenarios: readonly ScenarioResult[], steps: ReadonlyMap<string, ScenarioStep[]>): string {
   const byFile = new Map<string, ScenarioResult[]>();
   for (const scenario of scenarios) byFile.set(scenario.uri, [...(byFile.get(scenario.uri) ?? []), scenario]);
@@ -73,7 +80,7 @@ ${stepsHtml(steps.get(scenarioKey(scenario)) ?? [])}
 </head>
 <body>
 <h1>Scenarios</h1>
-<p>${scenarios.length} scenarios, each with its status and steps. Rule tags link to their text in <a href="spec.html">spec.html</a>; `
+<p>${ranSentence(scenarios)}, each with its status and steps. Rule tags link to their text in <a href="spec.html">spec.html</a>; `
   + `verdicts per rule are in <a href="compliance.html">compliance.html</a>, the sentences of the documentation in <a href="documentation.html">documentation.html</a>.</p>
 ${sections.join("\n")}
 </body>

@@ -105,6 +105,64 @@ export function show(text: string): string {
   return JSON.stringify(text);
 }
 
+/** Characters shown before and after the first difference of a failed text check. */
+const EXCERPT_BEFORE = 40;
+const EXCERPT_AFTER = 80;
+
+/** `text` quoted around character `at`, with `…` where it is cut and its length when it is cut (issue 37). */
+export function showAround(text: string, at: number): string {
+  const start = Math.max(0, at - EXCERPT_BEFORE);
+  const end = Math.min(text.length, at + EXCERPT_AFTER);
+  if (start === 0 && end === text.length) return show(text);
+  return `${start > 0 ? "…" : ""}${show(text.slice(start, end))}${end < text.length ? "…" : ""} (${text.length} chars)`;
+}
+
+/** The first character where two texts differ (the shorter one's length when one starts the other). */
+export function firstDifference(a: string, b: string): number {
+  let index = 0;
+  while (index < a.length && index < b.length && a[index] === b[index]) index += 1;
+  return index;
+}
+
+/** Where `expected` stops matching in `actual` for a check: the place a reader of a failure should look at. */
+export function differenceAt(mode: "exactly" | "starts" | "contains" | "ends" | "lacks", expected: string, actual: string): { expected: number; actual: number } {
+  if (mode === "exactly" || mode === "starts") {
+    const at = firstDifference(expected, actual);
+    return { expected: at, actual: at };
+  }
+  if (mode === "ends") {
+    const fromEnd = firstDifference([...expected].reverse().join(""), [...actual].reverse().join(""));
+    return { expected: expected.length - fromEnd, actual: actual.length - fromEnd };
+  }
+  if (mode === "lacks") {
+    const at = actual.indexOf(expected);
+    return { expected: 0, actual: at };
+  }
+  // contains: the longest head of `expected` that `actual` holds, and where it ends there.
+  let low = 0;
+  let high = expected.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (actual.includes(expected.slice(0, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return { expected: low, actual: low === 0 ? 0 : actual.indexOf(expected.slice(0, low)) + low };
+}
+
+/** A failed text check: what was expected and what was received, each shortened around the first difference. */
+export function describeTextMismatch(mode: "exactly" | "starts" | "contains" | "ends" | "lacks", expected: string, actual: string): string {
+  const at = differenceAt(mode, expected, actual);
+  return `text check "${mode}" failed (first difference at character ${at.actual} of the text).\n`
+    + `  expected: ${showAround(expected, at.expected)}\n  received: ${showAround(actual, at.actual)}`;
+}
+
+/** A text that does not match a pattern: the pattern whole and the text shortened (its head and its tail). */
+export function describePatternMismatch(pattern: string, actual: string): string {
+  const received = actual.length <= EXCERPT_BEFORE + EXCERPT_AFTER ? show(actual)
+    : `${show(actual.slice(0, EXCERPT_BEFORE))}…${show(actual.slice(-EXCERPT_AFTER))} (${actual.length} chars, ${actual.split("\n").length} lines)`;
+  return `text does not match the pattern.\n  expected: matching /${pattern}/\n  received: ${received}`;
+}
+
 /**
  * Where `actual` differs from the partial `expected` (partialMatch): one line per differing key path, with the
  * expected and the actual value; empty when they match.

@@ -44,7 +44,7 @@ describe("the kit's console output", () => {
     expect(stdout).not.toContain("\u001b[K");
     expect(stdout).toMatch(/^2 scenarios to run; the @slow ones start first/m);
     expect(stdout).not.toContain("left");
-    expect(stdout).toMatch(/^failed: .*fixture\.feature: fails$/m);
+    expect(stdout).toMatch(/^failed: .*fixture\.feature: fails \(SET-10\)$/m); // the rule it checks, by ID (issue 37)
     expect(stdout).toMatch(/^2\/2 scenarios · 1 failed · \d+s elapsed$/m);
     expect(stdout).toContain("2 scenarios (1 failed, 1 passed)");
     expect(stdout).toMatch(/^All rules +\d+ +1 +1 /m);
