@@ -417,7 +417,7 @@ describe("a kit run with --report", () => {
 
   it("prints the verdicts per chapter at the end", () => {
     const table = printed.find((text) => text.includes("Chapter")) ?? "";
-    expect(table).toMatch(/^\nChapter +Rules +passed +failed +diverges +skipped +not applicable +not run +no scenario\n-+ /);
+    expect(table).toMatch(/^\nChapter +Rules +passed +failed +diverges +skipped +not applicable +not selected +no scenario\n-+ /);
     expect(table).toMatch(/\nAll rules +\d+ +1 +2 +0 +0 +1 +\d+ +\d+\n$/);
   });
 
