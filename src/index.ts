@@ -2,8 +2,8 @@
 export { ExecToolkit, DEFAULT_SCOPE } from "./langchain/toolkit.js";
 export type { ExecToolkitOptions } from "./langchain/toolkit.js";
 export { ExecTool, ProcessTool } from "./langchain/tools.js";
-export { execSchema, execSyncSchema, processSchema } from "./langchain/schemas.js";
-export type { ExecInput, ProcessInput } from "./langchain/schemas.js";
+export { execSchema, execSyncSchema, processSchema } from "./tool-spec/schemas.js";
+export type { ExecInput, ProcessInput } from "./tool-spec/schemas.js";
 export * from "./engine/index.js";
 export * from "./executors/index.js";
 export { createExecTools } from "./langchain/create-exec-tools.js";

@@ -1,4 +1,4 @@
-// The tests mirror the source (issues 11 and 24): every module under src/engine/, src/executors/ and src/langchain/
+// The tests mirror the source (issues 11 and 24): every module under src/engine/, src/executors/, src/langchain/ and src/tool-spec/
 // has its test file, test/<tree>/<name>.test.ts (flat: one folder of tests per tree, named after the module's file).
 // A module without one fails here unless it is exempt below, with its reason.
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const TREES = ["engine", "executors", "langchain"] as const;
+const TREES = ["engine", "executors", "langchain", "tool-spec"] as const;
 
 /** Modules that declare types only: there is no behaviour to test, and tsc checks their use. Verified below. */
 const TYPE_ONLY: Record<string, string> = {
@@ -18,6 +18,7 @@ const TYPE_ONLY: Record<string, string> = {
 /** Barrels that only re-export: what they export is tested where it is defined. Verified below. */
 const BARRELS: Record<string, string> = {
   "executors/index.ts": "the executors' entry, re-exported by the package entry (test/engine/index.test.ts)",
+  "tool-spec/index.ts": "the tool specs' entry for the MCP server (test/mcp/langchain-parity.test.ts)",
 };
 
 function modulesUnder(dir: string): string[] {

@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 import { INVALID_ACTION, STDIN_NOT_WRITABLE_HINT } from "../src/engine/messages.js";
 import { describeSettingsTable } from "../src/engine/settings.js";
 import { describeContainerTable } from "../src/executors/container/container-options.js";
-import { processSchema } from "../src/langchain/schemas.js";
+import { processSchema } from "../src/tool-spec/schemas.js";
 
 it("shows the settings table exactly as the settings module renders it", () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

@@ -149,6 +149,8 @@ export const removedFinished = (id: string): string => `Removed session ${quoteI
 // ---- notifications (NOTIFY-07) ----
 export const exitEvent = (status: string, id8: string, label: string, snippet: string, timedOut: boolean): string =>
   `Exec ${status} (${id8}, ${label})` + (snippet ? ` :: ${snippet}` : "") + (timedOut ? `\n\n${TIMEOUT_GUIDANCE}` : "");
+/** LC-18: queued exit events as the lines the model reads before its next call. */
+export const systemEventLines = (texts: readonly string[]): string => texts.map((text) => `System: ${text}`).join("\n");
 
 // ---- exit labels (RES-25) ----
 export const exitLabel = (code: number | null, signal: string | null): string =>

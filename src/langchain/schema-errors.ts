@@ -3,7 +3,8 @@
 // carries the engine's error data too: code "invalid-input" and the wrong fields, so `ExecProcessError.is` knows it.
 import { ToolInputParsingException } from "@langchain/core/tools";
 import type { z } from "zod";
-import { describeError, markAsExecProcessError, type ErrorDataOf, type ErrorParam, type InputIssue } from "../engine/errors.js";
+import { describeError, markAsExecProcessError, type ErrorDataOf, type ErrorParam } from "../engine/errors.js";
+import { checkToolInput } from "../tool-spec/run-tool.js";
 
 /** LangChain's schema-validation error with the code and data of an ExecProcessError of code "invalid-input". */
 export class InvalidToolInputError extends ToolInputParsingException {
@@ -21,17 +22,8 @@ export class InvalidToolInputError extends ToolInputParsingException {
 
 markAsExecProcessError(InvalidToolInputError.prototype);
 
-/** zod's issues as fields of the arguments: its own wording, without its "Invalid input: " head. */
-export function inputIssues(issues: readonly z.core.$ZodIssue[]): InputIssue[] {
-  return issues.map((issue) => ({
-    path: issue.path.map((segment) => (typeof segment === "number" ? segment : String(segment))),
-    message: issue.message.replace(/^Invalid input: /, ""),
-  }));
-}
-
 /** Throws LangChain's schema-validation error with a clean message when `args` do not match `schema`. */
 export function assertValidInput(toolName: string, schema: z.ZodType, args: unknown): void {
-  const parsed = schema.safeParse(args);
-  if (parsed.success) return;
-  throw new InvalidToolInputError({ code: "invalid-input", tool: toolName, issues: inputIssues(parsed.error.issues) }, args);
+  const checked = checkToolInput(toolName, schema, args);
+  if (!checked.ok) throw new InvalidToolInputError(checked.error, args);
 }

@@ -2,6 +2,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseToolkit, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { SessionEngine } from "../engine/index.js";
+import { systemEventLines } from "../engine/messages.js";
 import { createExitEventMiddleware, createExitEventNode } from "./exit-events.js";
 import { ThreadRuns } from "./thread-runs.js";
 import { threadIdOf } from "./tool-output.js";
@@ -80,7 +81,7 @@ export class ExecToolkit extends BaseToolkit {
     const scope = options.threadId !== undefined ? `thread:${options.threadId}` : this.scopeKey;
     const events = this.engine.drainSystemEvents(scope);
     if (events.length === 0) return [];
-    const content = events.map((event) => `System: ${event.text}`).join("\n");
+    const content = systemEventLines(events.map((event) => event.text));
     return [new HumanMessage({ content, additional_kwargs: { systemEvents: events.map((event) => ({ ...event })) } })];
   }
 

@@ -5,8 +5,8 @@ import {
   StructuredTool, type StructuredToolCallInput, type ToolReturnType, type ToolRunnableConfig,
 } from "@langchain/core/tools";
 import type { CallContext, ExecProgressDetails, SessionEngine, ToolDetails, ToolResult } from "../engine/index.js";
-import { EXEC_DESCRIPTION, EXEC_SYNC_DESCRIPTION, PROCESS_DESCRIPTION } from "./descriptions.js";
-import { execSchema, execSyncSchema, processSchema, type ExecInput, type ProcessInput } from "./schemas.js";
+import type { execSchema, execSyncSchema, processSchema, ExecInput, ProcessInput } from "../tool-spec/schemas.js";
+import { execToolSpec, PROCESS_TOOL_SPEC } from "../tool-spec/tool-specs.js";
 import { assertValidInput } from "./schema-errors.js";
 import { toToolOutput } from "./tool-output.js";
 
@@ -84,8 +84,7 @@ export class ExecTool extends SessionTool<typeof execSchema | typeof execSyncSch
 
   constructor(binding: ToolBinding) {
     super(binding);
-    this.description = binding.processToolAvailable ? EXEC_DESCRIPTION : EXEC_SYNC_DESCRIPTION; // LC-08
-    this.schema = binding.processToolAvailable ? execSchema : execSyncSchema; // LC-15
+    ({ description: this.description, schema: this.schema } = execToolSpec(binding.processToolAvailable)); // LC-08, LC-15
   }
 
   protected async _call(input: ExecInput, runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
@@ -97,8 +96,8 @@ export class ExecTool extends SessionTool<typeof execSchema | typeof execSyncSch
 
 export class ProcessTool extends SessionTool<typeof processSchema, ProcessInput> {
   readonly name = "process";
-  readonly description = PROCESS_DESCRIPTION;
-  readonly schema = processSchema;
+  readonly description = PROCESS_TOOL_SPEC.description;
+  readonly schema = PROCESS_TOOL_SPEC.schema;
 
   protected async _call(input: ProcessInput, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
     return asContent(toToolOutput(await this.binding.engine.process(input, callContext(this.binding, config)), this.name, config));

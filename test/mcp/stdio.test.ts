@@ -3,7 +3,7 @@
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { describe, expect, it } from "vitest";
 import { createSessionEngine, ExecToolkit } from "../../src/index.js";
-import { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from "../../src/langchain/descriptions.js";
+import { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from "../../src/tool-spec/descriptions.js";
 import * as messages from "../../src/engine/messages.js";
 import {
   call, connectStdio, markerProcessesNow, processesWithMarker, serverEnv, stdioServerTests, texts, until,

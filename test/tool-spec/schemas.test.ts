@@ -1,10 +1,10 @@
-// The zod input schemas of exec and process and the JSON schema a model sees (src/langchain/schemas.ts: LC-10 … LC-15).
+// The zod input schemas of exec and process and the JSON schema a model sees (src/tool-spec/schemas.ts: LC-10 … LC-15), through the LangChain tools.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ExecToolkit } from "../../src/index.js";
 import {
   call, detailsOf, jsonSchemaOf, newEngine, newToolkit, recordingEngine, sessionIdOf, setupToolkitTests, textOf,
-} from "./helpers.js";
+} from "../langchain/helpers.js";
 
 setupToolkitTests();
 

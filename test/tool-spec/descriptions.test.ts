@@ -1,6 +1,6 @@
-// The tool and parameter descriptions the model reads (src/langchain/descriptions.ts: LC-06 … LC-09, LC-14).
+// The tool and parameter descriptions the model reads (src/tool-spec/descriptions.ts: LC-06 … LC-09, LC-14), as the LangChain tools show them.
 import { describe, expect, it } from "vitest";
-import { jsonSchemaOf, newToolkit, setupToolkitTests } from "./helpers.js";
+import { jsonSchemaOf, newToolkit, setupToolkitTests } from "../langchain/helpers.js";
 
 setupToolkitTests();
 
