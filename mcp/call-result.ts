@@ -1,9 +1,8 @@
-// What a tools/call answers: the LangChain tool's ToolMessage as an MCP CallToolResult (text = content, details =
-// structuredContent, status "error" = isError, LC-16, LC-20), and a rejection as a tool error with its own text.
-import type { ToolMessage } from "@langchain/core/messages";
-import { ToolInputParsingException } from "@langchain/core/tools";
+// What a tools/call answers: the engine's result as the LangChain tool's ToolMessage carries it, as an MCP
+// CallToolResult (text = content, details = structuredContent, a failed result = isError, LC-16, LC-20), and a
+// rejection as a tool error with its own text.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ExecProcessError } from "../src/index.js";
+import { ExecProcessError, type ToolResult } from "../src/engine/index.js";
 
 /**
  * The outputSchema of both tools. The details are a union of many kinds (result-details.ts, TypeScript types and
@@ -21,19 +20,18 @@ export const DETAILS_OUTPUT_SCHEMA = {
   required: ["status"],
 } as const;
 
-/** A ToolMessage of exec or process, returned for a tool call (content is the text the model reads). */
-export function fromToolMessage(message: ToolMessage): CallToolResult {
-  const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
-  const details = (message.artifact ?? {}) as Record<string, unknown>;
-  return { content: [{ type: "text", text }], structuredContent: details, isError: message.status === "error" };
+/** A result of exec or process: its text is what the model reads; a failed one is a ToolMessage of status "error" (LC-20). */
+export function fromToolResult(result: ToolResult): CallToolResult {
+  const { details } = result;
+  return { content: [{ type: "text", text: result.content[0].text }], structuredContent: { ...details }, isError: details.status === "failed" };
 }
 
 /**
- * A rejected call: the engine's documented text (ExecProcessError) or the clean schema message (LC-21). Anything
- * else is a fault of the server: the model reads a fixed text, and `report` gets the error for the server's log.
+ * A rejected call: the engine's documented text (ExecProcessError), the clean schema message included (LC-21).
+ * Anything else is a fault of the server: the model reads a fixed text, and `report` gets the error for the log.
  */
 export function fromRejection(error: unknown, report: (error: unknown) => void): CallToolResult {
-  if (ExecProcessError.is(error) || error instanceof ToolInputParsingException) return toolError(error.message);
+  if (ExecProcessError.is(error)) return toolError(error.message);
   report(error);
   return toolError(new ExecProcessError({ code: "tool-call-failed" }).message);
 }

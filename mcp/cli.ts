@@ -1,7 +1,7 @@
 // exec-process-mcp: serves exec and process over stdio (default) or Streamable HTTP. SIGTERM and SIGINT end every
 // MCP session, and so every process the server started, before the server exits. A fatal error ends them too, says
 // why on stderr in one line and exits with code 1 (issue 32).
-import { ExecProcessError } from "../src/index.js";
+import { ExecProcessError } from "../src/engine/index.js";
 import { createServerExecutors } from "./executors.js";
 import { exitOnFatal, fatalLine } from "./fatal.js";
 import { invalid, parseCommand, USAGE, type HttpOptions, type ServerOptions } from "./options.js";

@@ -1,7 +1,8 @@
 // The host executors the server registers: --sandbox bwrap (host "sandbox") and --ssh-config (host "node"). They are
 // shared by every MCP session's engine and disposed once, after the engines.
 import { readFileSync } from "node:fs";
-import { createSandboxExecutor, createSshExecutor, type HostExecutor, type SshNode } from "../src/index.js";
+import type { HostExecutor } from "../src/engine/index.js";
+import { createSandboxExecutor, createSshExecutor, type SshNode } from "../src/executors/index.js";
 import { invalid, pathBeside, readJsonFile, type ServerOptions } from "./options.js";
 
 export interface ServerExecutors {

@@ -1,7 +1,7 @@
 // A fatal error of the server (issue 32): an uncaught exception, an unhandled rejection, or its transport failing
 // (stdout closed under it, stdin failing, the HTTP server's socket). The server exits with code 1 and says why on
 // stderr in one line, without a stack or a host path; the engine's exit hook ends every process it started.
-import { ExecProcessError } from "../src/index.js";
+import { ExecProcessError } from "../src/engine/index.js";
 
 /** A transport's stream or server failed; `where` names it (stdin, stdout, the HTTP server). */
 export class TransportFailure extends Error {

@@ -3,7 +3,7 @@
 // saying why.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { ExecProcessError, type HttpRefusalReason } from "../src/index.js";
+import { ExecProcessError, type HttpRefusalReason } from "../src/engine/index.js";
 import { isLoopback } from "./options.js";
 
 export interface GuardOptions {

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { HttpRefusalReason } from "../src/index.js";
+import type { HttpRefusalReason } from "../src/engine/index.js";
 import { TransportFailure } from "./fatal.js";
 import { refusal, refusedText, sessionLimitRefusal, tooLargeRefusal, type Refusal } from "./http-guard.js";
 import { MAX_INITIALIZE_BYTES, MAX_REQUEST_BYTES, type HttpOptions } from "./options.js";

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ExecProcessError, type ExecConfig } from "../src/index.js";
+import { ExecProcessError, type ExecConfig } from "../src/engine/index.js";
 
 /** The port of `--http` given without one. */
 export const DEFAULT_HTTP_PORT = 8808;

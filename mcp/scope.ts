@@ -1,18 +1,16 @@
 // One MCP session: its own engine (so its sessions are invisible to every other MCP session, and ending it ends
-// its processes), an ExecToolkit over it, and an MCP Server that offers the toolkit's tools unchanged: the same
-// JSON schemas, descriptions, texts and details as the LangChain tools.
-import { toJsonSchema } from "@langchain/core/utils/json_schema";
+// its processes), and an MCP Server that offers the tools as the LangChain tools do: the same JSON schemas,
+// descriptions, texts and details, served from the tool specs and the engine without loading LangChain (issue 36).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { StructuredTool } from "@langchain/core/tools";
-import type { ToolMessage } from "@langchain/core/messages";
 import {
-  createSessionEngine, ExecProcessError, ExecToolkit, type ExecConfig, type HostExecutor, type SessionEngine, type SystemEvent,
-} from "../src/index.js";
-import { DETAILS_OUTPUT_SCHEMA, fromRejection, fromToolMessage, toolError } from "./call-result.js";
-import { progressCallbacks, type RequestExtra } from "./progress.js";
+  createSessionEngine, ExecProcessError, type CallContext, type ExecConfig, type HostExecutor, type SessionEngine, type SystemEvent,
+} from "../src/engine/index.js";
+import { runTool, systemEventLines, toolJsonSchema, toolSpecs, type ToolSpec } from "../src/tool-spec/index.js";
+import { DETAILS_OUTPUT_SCHEMA, fromRejection, fromToolResult, toolError } from "./call-result.js";
+import { progressListener, type RequestExtra } from "./progress.js";
 import { SERVER_NAME, serverVersion } from "./server-info.js";
 import { createExecTask, ExecTaskStore, TASKS_CAPABILITY, type ToolRunner } from "./tasks.js";
 
@@ -49,13 +47,16 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
     cwd: settings.cwd, env: settings.env, config: settings.config, executors: settings.executors,
     onSystemEvent: (event) => void notifyExit(server, event, transportSessionId),
   });
-  const toolkit = new ExecToolkit({ engine, scopeKey, processTool: settings.processTool, allowElevated: settings.allowElevated });
-  const tools = new Map(toolkit.getTools().map((tool) => [tool.name, tool]));
+  const tools = new Map<string, ToolSpec>(toolSpecs(settings.processTool).map((spec) => [spec.name, spec]));
   const unknownTool = (name: string): string => new ExecProcessError({ code: "unknown-tool", tool: name, tools: [...tools.keys()] }).message;
-  let calls = 0;
-  const run: ToolRunner = (name, args) => invoke(
-    tools.get(name)!, settings.sandboxed ? toSandbox(args) : args, `mcp-call-${(calls += 1)}`, undefined, settings.log,
-  );
+  const call = (spec: ToolSpec, args: Record<string, unknown>, extra: RequestExtra | undefined): Promise<CallToolResult> => {
+    const ctx: CallContext = { scopeKey, processToolAvailable: settings.processTool, allowElevated: settings.allowElevated };
+    if (extra) ctx.signal = extra.signal; // LC-22
+    const onUpdate = extra && spec.name === "exec" ? progressListener(extra) : undefined;
+    if (onUpdate) ctx.onUpdate = onUpdate;
+    return invoke(spec, engine, settings.sandboxed ? toSandbox(args) : args, ctx, settings.log);
+  };
+  const run: ToolRunner = (name, args) => call(tools.get(name)!, args, undefined);
   // exec tasks need the process tool: without it exec runs in the foreground only (EXEC-42)
   const taskStore = settings.processTool ? new ExecTaskStore(run) : undefined;
   server = new Server({ name: SERVER_NAME, version: serverVersion() }, {
@@ -63,7 +64,7 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
     ...(taskStore ? { taskStore } : {}),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...tools.values()].map((tool) => describeTool(tool, taskStore !== undefined && tool.name === "exec")),
+    tools: [...tools.values()].map((spec) => describeTool(spec, taskStore !== undefined && spec.name === "exec")),
   }));
   /** Calls in flight: a close answers them (a foreground command ends as failed) before the connection goes. */
   const inFlight = new Set<Promise<CallToolResult>>();
@@ -75,14 +76,12 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
       if (!taskStore || name !== "exec" || !extra.taskStore) throw noTaskSupport(name);
       return createExecTask(args, { taskStore: extra.taskStore, taskRequestedTtl: extra.taskRequestedTtl }, { engine, scopeKey, store: taskStore, run });
     }
-    const call = (async () => {
-      const result = tool
-        ? await invoke(tool, settings.sandboxed ? toSandbox(args) : args, `mcp-call-${(calls += 1)}`, extra, settings.log)
-        : toolError(unknownTool(name));
-      return settings.eventsInResults ? withExitEvents(toolkit, result) : result;
+    const answer = (async () => {
+      const result = tool ? await call(tool, args, extra) : toolError(unknownTool(name));
+      return settings.eventsInResults ? withExitEvents(engine, scopeKey, result) : result;
     })();
-    inFlight.add(call);
-    return call.finally(() => inFlight.delete(call));
+    inFlight.add(answer);
+    return answer.finally(() => inFlight.delete(answer));
   });
   return {
     scopeKey, server, engine,
@@ -96,27 +95,23 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
   };
 }
 
-function describeTool(tool: StructuredTool, taskSupport: boolean): Tool {
+function describeTool(spec: ToolSpec, taskSupport: boolean): Tool {
   return {
     ...(taskSupport ? { execution: { taskSupport: "optional" as const } } : {}),
-    name: tool.name,
-    description: tool.description,
-    inputSchema: toJsonSchema(tool.schema) as Tool["inputSchema"], // what LangChain hands a model
+    name: spec.name,
+    description: spec.description,
+    inputSchema: toolJsonSchema(spec) as Tool["inputSchema"], // what LangChain hands a model
     outputSchema: DETAILS_OUTPUT_SCHEMA as unknown as Tool["outputSchema"],
   };
 }
 
 async function invoke(
-  tool: StructuredTool, args: Record<string, unknown>, id: string, extra: RequestExtra | undefined, log: (line: string) => void,
+  spec: ToolSpec, engine: SessionEngine, args: Record<string, unknown>, ctx: CallContext, log: (line: string) => void,
 ): Promise<CallToolResult> {
   try {
-    const message = (await tool.invoke(
-      { type: "tool_call", id, name: tool.name, args },
-      extra ? { signal: extra.signal, callbacks: progressCallbacks(extra) } : {},
-    )) as ToolMessage;
-    return fromToolMessage(message);
+    return fromToolResult(await runTool(spec, engine, args, ctx));
   } catch (error) {
-    return fromRejection(error, (fault) => log(`${tool.name} call failed: ${fault instanceof Error ? fault.stack ?? fault.message : String(fault)}`));
+    return fromRejection(error, (fault) => log(`${spec.name} call failed: ${fault instanceof Error ? fault.stack ?? fault.message : String(fault)}`));
   }
 }
 
@@ -133,10 +128,10 @@ function toSandbox(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The scope's queued exit events, as the middleware's `System:` lines (LC-18), in front of the result, once. */
-function withExitEvents(toolkit: ExecToolkit, result: CallToolResult): CallToolResult {
-  const [message] = toolkit.drainEventMessages();
-  if (!message) return result;
-  return { ...result, content: [{ type: "text", text: String(message.content) }, ...result.content] };
+function withExitEvents(engine: SessionEngine, scopeKey: string, result: CallToolResult): CallToolResult {
+  const events = engine.drainSystemEvents(scopeKey);
+  if (events.length === 0) return result;
+  return { ...result, content: [{ type: "text", text: systemEventLines(events.map((event) => event.text)) }, ...result.content] };
 }
 
 /** Every exit event also goes out at once as a logging notification (the client may not call a tool for a while). */

@@ -4,7 +4,7 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ExecProcessError } from "../src/index.js";
+import { ExecProcessError } from "../src/engine/index.js";
 import { TransportFailure } from "./fatal.js";
 import { MAX_REQUEST_BYTES } from "./options.js";
 import { BoundedLines, type MessageId } from "./request-lines.js";

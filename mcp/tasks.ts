@@ -4,7 +4,7 @@
 import { InMemoryTaskStore, type CreateTaskResult } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { RequestTaskStore } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, Task } from "@modelcontextprotocol/sdk/types.js";
-import type { ListDetails, SessionEngine } from "../src/index.js";
+import type { ListDetails, SessionEngine } from "../src/engine/index.js";
 
 /** What a server with exec tasks declares: tasks/list, tasks/cancel and task-augmented tools/call. */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };

@@ -13,12 +13,14 @@ const KIT = join(ROOT, "packages/conformance");
 const MCP = join(ROOT, "packages/mcp");
 /** Everything the build writes into the kit's folder (the rest of the folder is committed). */
 const KIT_OUTPUTS = ["conformance", "step-definitions", "features", "docs", "examples", "LICENSE"];
-/** Modules of src/ that the kit imports, and the entry of the tools package (package.json `exports`) that exports
+/** Modules of src/ that the kit and the MCP server import, and the entry of the tools package (package.json `exports`) that exports
  * everything they export. */
 const TOOLS_ENTRIES = {
   "src/index.js": "langchain-exec-process",
   "src/langchain/toolkit.js": "langchain-exec-process",
   "src/engine/index.js": "langchain-exec-process/engine",
+  "src/executors/index.js": "langchain-exec-process/executors",
+  "src/tool-spec/index.js": "langchain-exec-process/tool-spec",
 };
 /** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
 const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "slow-first-order.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];
