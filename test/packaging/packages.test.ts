@@ -1,7 +1,7 @@
-// The three npm packages as a user gets them (issues 10 and 22): the tools, the kit and the MCP server are packed from
-// the build once, installed from their tarballs in two fresh projects without a C compiler (the tools alone, in a
-// CommonJS project as `npm init -y` makes it; all three in an ES-module project), and used with plain `node`, `npx`
-// and an MCP client. One file, so that the packs and installs (most of its CPU) are made once.
+// The three npm packages as a user gets them (issues 10, 22 and 36): the tools, the kit and the MCP server are packed
+// from the build once, installed from their tarballs in three fresh projects without a C compiler (the tools alone, in
+// a CommonJS project as `npm init -y` makes it; all three in an ES-module project; the MCP server alone, without
+// LangChain), and used with plain `node`, `npx` and an MCP client. One file, so that the packs and installs (most of its CPU) are made once.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -52,16 +52,16 @@ async function pack(folder: string, destination: string): Promise<PackResult> {
 }
 
 /**
- * A fresh project with the given tarballs and the peers installed, at the peer versions the repository uses: a
- * CommonJS project as `npm init -y` makes it, or an ES-module one (`"type": "module"`).
+ * A fresh project with the given tarballs and (unless `withPeers` is false) the peers installed, at the peer versions
+ * the repository uses: a CommonJS project as `npm init -y` makes it, or an ES-module one (`"type": "module"`).
  */
-async function install(folder: string, specs: string[], env: Record<string, string>, type: "commonjs" | "module"): Promise<void> {
+async function install(folder: string, specs: string[], env: Record<string, string>, type: "commonjs" | "module", withPeers = true): Promise<void> {
   const init = await run("npm", ["init", "-y"], folder);
   if (init.code !== 0) throw new Error(`npm init -y in ${folder} failed:\n${init.stderr}`);
   const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as Record<string, unknown>;
   expect(manifest["type"] ?? "commonjs").toBe("commonjs");
   if (type === "module") writeFileSync(join(folder, "package.json"), JSON.stringify({ ...manifest, type }));
-  const peers = ["@langchain/core", "langchain"].map((name) => `${name}@${versionInRepository(name)}`);
+  const peers = withPeers ? ["@langchain/core", "langchain"].map((name) => `${name}@${versionInRepository(name)}`) : [];
   const result = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...specs, ...peers], folder, env);
   if (result.code !== 0) throw new Error(`npm install in ${folder} failed:\n${result.stderr.slice(-3000)}`);
 }
@@ -79,6 +79,8 @@ let mcpPack: PackResult;
 let toolsDir: string;
 /** The kit, the tools and the MCP server, in an ES-module project. */
 let kitDir: string;
+/** The MCP server and the tools package it depends on, without LangChain. */
+let mcpDir: string;
 
 // The build is the current sources' (test/global-setup.ts).
 beforeAll(async () => {
@@ -86,10 +88,12 @@ beforeAll(async () => {
   [toolsPack, kitPack, mcpPack] = await Promise.all([pack(ROOT, work), pack(KIT_SOURCE, work), pack(MCP_SOURCE, work)]);
   toolsDir = mkdtempSync(join(work, "tools-"));
   kitDir = mkdtempSync(join(work, "kit-"));
+  mcpDir = mkdtempSync(join(work, "mcp-"));
   const toolsTarball = join(work, toolsPack.filename);
   await Promise.all([
     install(toolsDir, [toolsTarball], NO_COMPILER, "commonjs"),
     install(kitDir, [join(work, kitPack.filename), toolsTarball, join(work, mcpPack.filename)], NO_COMPILER, "module"),
+    install(mcpDir, [join(work, mcpPack.filename), toolsTarball], NO_COMPILER, "commonjs", false),
   ]);
 }, SETUP_TIMEOUT_MS);
 
@@ -302,9 +306,14 @@ describe("exec-process-mcp, packed and installed", () => {
     expect(JSON.parse(readFileSync(join(report, "compliance.json"), "utf8")).run.adapterName).toBe("mcp: npx --no-install exec-process-mcp");
   }, KIT_RUN_TIMEOUT_MS);
 
-  it("answers tools/list as `npx exec-process-mcp` in the project", async () => {
+  it("installs without LangChain: neither @langchain/core nor langchain is in the project (issue 36)", () => {
+    expect(["@langchain/core", "langchain"].filter((name) => existsSync(join(mcpDir, "node_modules", name)))).toEqual([]);
+    expect(existsSync(join(mcpDir, "node_modules/exec-process-mcp/package.json"))).toBe(true);
+  });
+
+  it("answers tools/list and exec as `npx exec-process-mcp` in the project without LangChain", async () => {
     const transport = new StdioClientTransport({
-      command: "npx", args: ["--no-install", "exec-process-mcp", "--cwd", kitDir], cwd: kitDir, stderr: "pipe",
+      command: "npx", args: ["--no-install", "exec-process-mcp", "--cwd", mcpDir], cwd: mcpDir, stderr: "pipe",
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir() },
     });
     const client = new Client({ name: "package-check", version: "1.0.0" });
