@@ -11,6 +11,13 @@ export const realBwrap: string | undefined = (() => {
   return found.status === 0 ? found.stdout.trim() : undefined;
 })();
 
+/**
+ * The worst timer delay a test accepts as "stalls nothing". A host that blocked on what a command planted (a FIFO
+ * opened for reading, a flood read in one go) stalls for seconds or for ever; a vitest worker on a 2-core machine
+ * running the whole suite is descheduled for up to about 200 ms (214 ms seen once), which is no stall of ours.
+ */
+export const STALL_BOUND_MS = 500;
+
 /** Measures how late a 20 ms timer fires on the host; `stop` returns the worst delay seen, in ms. */
 export function watchEventLoop(): { stop(): number } {
   const everyMs = 20;
