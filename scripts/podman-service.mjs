@@ -79,6 +79,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const service = await startPodmanService();
   const child = spawn(command, args, { stdio: "inherit", env: {
     ...process.env, DOCKER_SOCKET: service.socketPath, DOCKER_IMAGE: service.image, DOCKER_ENGINE_PID: String(service.pid),
+    DOCKER_ENGINE: "podman",
   } });
   const stopOn = (signal) => child.kill(signal);
   process.on("SIGINT", stopOn);

@@ -5,6 +5,7 @@ import { chmodSync } from "node:fs";
 import { afterAll, beforeAll, describe } from "vitest";
 import { createContainerExecutor, type ContainerExecutor, type ContainerExecutorOptions } from "../../src/index.js";
 import { dockerUnavailableReason, engineFromEnvironment, startDockerDaemon, type DockerDaemon } from "../../scripts/docker-daemon.mjs";
+import { startPodmanService } from "../../scripts/podman-service.mjs";
 import { engineWith, onCleanUp, scratchDir } from "./helpers.js";
 
 export const dockerSkipReason = engineFromEnvironment() ? undefined : dockerUnavailableReason();
@@ -20,6 +21,25 @@ export function useDockerDaemon(file: string): () => DockerDaemon {
   afterAll(async () => daemon?.stop(), 60_000);
   return () => {
     if (!daemon) throw new Error("the docker daemon is not running");
+    return daemon;
+  };
+}
+
+/**
+ * Like useDockerDaemon, but an engine of the file's own even when DOCKER_SOCKET names a shared one: a private Podman
+ * service when that engine is Podman's (DOCKER_ENGINE=podman, scripts/podman-service.mjs), else a private dockerd.
+ * For tests that stop or kill their engine, which must not take the other files' engine with it.
+ */
+export function useOwnEngine(file: string): () => DockerDaemon {
+  const podman = process.env["DOCKER_ENGINE"] === "podman";
+  if (dockerSkipReason) console.warn(`${file}: container tests skipped: ${dockerSkipReason}`);
+  let daemon: DockerDaemon | undefined;
+  beforeAll(async () => {
+    if (!dockerSkipReason) daemon = podman ? await startPodmanService() : await startDockerDaemon();
+  }, 120_000);
+  afterAll(async () => daemon?.stop(), 60_000);
+  return () => {
+    if (!daemon) throw new Error("the engine is not running");
     return daemon;
   };
 }
