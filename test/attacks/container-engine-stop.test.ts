@@ -6,20 +6,10 @@ import { afterEach, expect, it } from "vitest";
 import { ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import { describeDocker, executorOn, useOwnEngine } from "../executors/docker-helpers.js";
-import { cleanUp, ctx, engineWith, markerSeconds, textOf } from "../executors/helpers.js";
+import { cleanUp, ctx, engineWith, errorOf, markerSeconds, textOf } from "../executors/helpers.js";
 
 const daemon = useOwnEngine("attacks/container-engine-stop.test.ts");
 afterEach(cleanUp);
-
-/** The error `run` throws, or undefined. */
-async function errorOf(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
 
 /** An engine whose cwd is the host's `/`, on an executor with its defaults. */
 function engineAtRoot() {

@@ -12,20 +12,10 @@ import { createContainerExecutor, ExecProcessError, type ContainerExecutor } fro
 import * as messages from "../../src/engine/messages.js";
 import { EXECUTOR_LABEL } from "../../src/executors/container/container-spec.js";
 import { containerEngine, containersWith, describeDocker, executorOn, processesIn, useDockerDaemon } from "../executors/docker-helpers.js";
-import { cleanUp, ctx, engineWith, markerSeconds, onCleanUp, textOf, waitUntil } from "../executors/helpers.js";
+import { cleanUp, ctx, engineWith, errorOf, markerSeconds, onCleanUp, textOf, waitUntil } from "../executors/helpers.js";
 
 const daemon = useDockerDaemon("attacks/container.test.ts");
 afterEach(cleanUp);
-
-/** The error `run` throws, or undefined. */
-async function errorOf(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
 
 /** An engine whose cwd is the host's `/`, on an executor with its defaults (no `workspace`). */
 function engineAtRoot(options: Parameters<typeof executorOn>[1] = {}) {
@@ -59,14 +49,8 @@ describeDocker("attacks on the container executor", () => {
   it.each([
     ["/", "it is the host's root"], ["/etc", "it is a system directory"], ["/usr/", "it is a system directory"],
     ["/home/someone", "it is a home directory's root"],
-  ])("attack 1: the workspace %s is refused when the executor is made", (workspace, reason) => {
-    const error = (() => {
-      try {
-        createContainerExecutor({ image: daemon().image, docker: { socketPath: daemon().socketPath }, workspace });
-      } catch (e) {
-        return e;
-      }
-    })();
+  ])("attack 1: the workspace %s is refused when the executor is made", async (workspace, reason) => {
+    const error = await errorOf(() => createContainerExecutor({ image: daemon().image, docker: { socketPath: daemon().socketPath }, workspace }));
     expect(ExecProcessError.is(error, "container-workspace-refused")).toBe(true);
     expect((error as Error).message).toBe(messages.containerWorkspaceRefused(workspace, reason));
   });
@@ -173,14 +157,8 @@ describeDocker("attacks on the container executor", () => {
     expect(containersWith(daemon(), `${EXECUTOR_LABEL}=${executor.token}`)).toEqual([]);
   });
 
-  it.each(["0:0", "root", "0"])("attack 6: user %s is refused unless allowRoot is set", (user) => {
-    const error = (() => {
-      try {
-        createContainerExecutor({ image: daemon().image, docker: { socketPath: daemon().socketPath }, user });
-      } catch (e) {
-        return e;
-      }
-    })();
+  it.each(["0:0", "root", "0"])("attack 6: user %s is refused unless allowRoot is set", async (user) => {
+    const error = await errorOf(() => createContainerExecutor({ image: daemon().image, docker: { socketPath: daemon().socketPath }, user }));
     expect(ExecProcessError.is(error, "container-root-refused")).toBe(true);
     expect((error as Error).message).toBe(messages.containerRootRefused(user));
   });

@@ -89,3 +89,13 @@ export async function pollUntilDone(engine: SessionEngine, sessionId: string): P
     if (result.details.status !== "running") return result;
   }
 }
+
+/** What `run` throws (synchronously or by rejecting), or undefined when it does not. */
+export async function errorOf(run: () => unknown): Promise<unknown> {
+  try {
+    await run();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}

@@ -19,14 +19,7 @@ describe("exit events (LC-19, LC-23)", () => {
   });
 
   it("LC-19: the middleware appends the queued exit event as the last message before the next model call", async () => {
-    const toolkit = newToolkit({ agentName: "builder" });
-    const model = fakeModel()
-      .respondWithTools([{ name: "exec", args: { command: "echo built ok", background: true } }])
-      .respond(new AIMessage("started"))
-      .respond(new AIMessage("noted"));
-    const agent = createAgent({ model, tools: toolkit.getTools(), middleware: [toolkit.createMiddleware()] });
-    const first = await agent.invoke({ messages: [new HumanMessage("build")] });
-    const id = sessionIdOf(first.messages.find((m): m is ToolMessage => m instanceof ToolMessage)!);
+    const { toolkit, model, agent, first, id } = await startBuild();
     await waitFor(() => toolkit.engine.peekSystemEvents("agent:builder").length === 1);
     // The second model call happened before the exit: it saw no System line.
     expect(model.calls[1]?.messages.some((m) => String(m.content).startsWith("System:"))).toBe(false);
@@ -40,14 +33,7 @@ describe("exit events (LC-19, LC-23)", () => {
   });
 
   it("NOTIFY-07: the message's text names the session by 8 characters, its systemEvents by the full id (issue 37)", async () => {
-    const toolkit = newToolkit({ agentName: "builder" });
-    const model = fakeModel()
-      .respondWithTools([{ name: "exec", args: { command: "echo built ok", background: true } }])
-      .respond(new AIMessage("started"))
-      .respond(new AIMessage("noted"));
-    const agent = createAgent({ model, tools: toolkit.getTools(), middleware: [toolkit.createMiddleware()] });
-    const first = await agent.invoke({ messages: [new HumanMessage("build")] });
-    const id = sessionIdOf(first.messages.find((m): m is ToolMessage => m instanceof ToolMessage)!);
+    const { toolkit, model, agent, first, id } = await startBuild();
     expect(id.length).toBeGreaterThan(8); // "briny-river", never clipped to "briny-ri" in the structured fields
     await waitFor(() => toolkit.engine.peekSystemEvents("agent:builder").length === 1);
     await agent.invoke({ messages: [...first.messages, new HumanMessage("news?")] });
@@ -102,3 +88,16 @@ describe("exit events (LC-19, LC-23)", () => {
     expect(textOf(await call(toolkit.process, { action: "poll", sessionId: id }))).toBe("secret-output\n\nProcess exited with code 0.");
   });
 });
+
+/** An agent of agent "builder" whose first run started `echo built ok` in the background; the next answer is "noted". */
+async function startBuild() {
+  const toolkit = newToolkit({ agentName: "builder" });
+  const model = fakeModel()
+    .respondWithTools([{ name: "exec", args: { command: "echo built ok", background: true } }])
+    .respond(new AIMessage("started"))
+    .respond(new AIMessage("noted"));
+  const agent = createAgent({ model, tools: toolkit.getTools(), middleware: [toolkit.createMiddleware()] });
+  const first = await agent.invoke({ messages: [new HumanMessage("build")] });
+  const id = sessionIdOf(first.messages.find((m): m is ToolMessage => m instanceof ToolMessage)!);
+  return { toolkit, model, agent, first, id };
+}
