@@ -58,6 +58,14 @@ export function engineFromEnvironment(env = process.env) {
   };
 }
 
+/** Lazily unmounts every mount point below `dir`, deepest first (as root; a plain user's dockerd cannot run anyway). */
+function unmountUnder(dir) {
+  let mounts;
+  try { mounts = readFileSync("/proc/self/mountinfo", "utf8"); } catch { return; }
+  const points = mounts.split("\n").map((line) => line.split(" ")[4]).filter((point) => point?.startsWith(`${dir}/`));
+  for (const point of points.sort((a, b) => b.length - a.length)) spawnSync("umount", ["-l", point]);
+}
+
 /** SIGKILL to every process whose command line holds `text` (a fixture's folder): what a fixture started and left. */
 export function killProcessesNaming(text) {
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
@@ -96,6 +104,8 @@ export async function startDockerDaemon() {
       await exited;
       clearTimeout(timer);
     }
+    // A dockerd that was killed (the engine-death test) leaves its data root's own mount behind: unmounted here.
+    unmountUnder(dir);
     // dockerd's own containerd can outlive it for a moment; its state dirs are under `dir`.
     for (let attempt = 0; attempt < 20; attempt += 1) {
       try { rmSync(dir, { recursive: true, force: true }); return; } catch { await new Promise((r) => setTimeout(r, 250)); }
