@@ -3,6 +3,7 @@
 // rejection as a tool error with its own text.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ExecProcessError, type ToolResult } from "../src/engine/index.js";
+import { isErrorResult } from "../src/tool-spec/index.js";
 
 /**
  * The outputSchema of both tools. The details are a union of many kinds (result-details.ts, TypeScript types and
@@ -22,8 +23,7 @@ export const DETAILS_OUTPUT_SCHEMA = {
 
 /** A result of exec or process: its text is what the model reads; a failed one is a ToolMessage of status "error" (LC-20). */
 export function fromToolResult(result: ToolResult): CallToolResult {
-  const { details } = result;
-  return { content: [{ type: "text", text: result.content[0].text }], structuredContent: { ...details }, isError: details.status === "failed" };
+  return { content: [{ type: "text", text: result.content[0].text }], structuredContent: { ...result.details }, isError: isErrorResult(result) };
 }
 
 /**

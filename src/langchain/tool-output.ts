@@ -2,6 +2,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolRunnableConfig } from "@langchain/core/tools";
 import type { ToolDetails, ToolResult } from "../engine/index.js";
+import { isErrorResult } from "../tool-spec/run-tool.js";
 
 /**
  * `content_and_artifact` output. A failed result becomes a ToolMessage with status "error" (LC-20), which LangChain
@@ -12,7 +13,7 @@ export function toToolOutput(
 ): [string | ToolMessage, ToolDetails] {
   const text = result.content[0].text;
   const toolCallId = config?.toolCall?.id;
-  if (result.details.status === "failed" && toolCallId) {
+  if (isErrorResult(result) && toolCallId) {
     const message = new ToolMessage({
       status: "error", content: text, artifact: result.details, tool_call_id: toolCallId, name: toolName,
     });

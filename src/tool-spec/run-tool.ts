@@ -21,6 +21,11 @@ export function checkToolInput<Schema extends z.ZodType>(toolName: string, schem
   return { ok: false, error: { code: "invalid-input", tool: toolName, issues: inputIssues(parsed.error.issues) } };
 }
 
+/** LC-20: a result the model is told is an error (a ToolMessage of status "error", an MCP result with isError). */
+export function isErrorResult(result: ToolResult): boolean {
+  return result.details.status === "failed";
+}
+
 /** Runs one call of the tool; arguments that do not match its schema reject with an ExecProcessError "invalid-input". */
 export async function runTool(spec: ToolSpec, engine: SessionEngine, args: unknown, ctx: CallContext): Promise<ToolResult> {
   if (spec.name === "exec") return engine.exec(checkedInput(spec.name, spec.schema, args), ctx);

@@ -15,6 +15,7 @@
 // Every command runs with a group id of its own (COMMAND_GID_*): without capabilities and with no_new_privs no
 // process can change it, whatever it does to its session, environment or dumpability, so the kill finds them all.
 import { randomBytes } from "node:crypto";
+import { CONTAINER_LIMITS } from "./container-options.js";
 
 export const FRAME_MARK = "\u001e";
 
@@ -91,13 +92,10 @@ export function statusCommand(marker: string): string[] {
   const file = statusPath(marker);
   return ["/bin/sh", "-c", [
     OOM_COUNT, 'oom; echo "$c"',
-    `[ -f "$1" ] && [ ! -h "$1" ] && head -c ${STATUS_LINE_BYTES} -- "$1" 2>/dev/null`,
+    `[ -f "$1" ] && [ ! -h "$1" ] && head -c ${CONTAINER_LIMITS.STATUS_LINE_BYTES} -- "$1" 2>/dev/null`,
     'rm -f -- "$1" "$1.err"',
   ].join("\n"), "sh", file];
 }
-
-/** The status file's longest valid line ("255 15 1\n"), with room: what a status read takes from the file. */
-const STATUS_LINE_BYTES = 64;
 
 export interface CommandOutcome {
   code: number | null;

@@ -121,6 +121,10 @@ export const CONTAINER_LIMITS = Object.freeze({
   ENGINE_PING_AFTER_MS: 1_000,
   /** The most a status read from a container may return: a forged status cannot grow the host's memory. */
   STATUS_MAX_BYTES: 256,
+  /** What the status exec takes from the status file: its longest valid line ("255 15 1"), with room. */
+  STATUS_LINE_BYTES: 64,
+  /** What the host takes from the check exec at a container's start (uid, entered or not, the folder's listing). */
+  START_CHECK_MAX_BYTES: 1_024,
   /** A helper exec (kill, status, start check) still running after this is cut off, whatever the engine answers. */
   HELPER_EXEC_MAX_MS: 10_000,
   /** Each command's processes run with a group id of their own in this range, which they cannot shed (kill by group). */

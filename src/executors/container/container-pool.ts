@@ -270,7 +270,7 @@ async function checkStart(
   const mount = workspace.root === undefined && !workspace.private ? "" : workspace.mount;
   const said = await execHelper(engine, container, ["/bin/sh", "-c",
     'id -u; [ -z "$1" ] && exit 0; if cd -- "$1" 2>/dev/null; then echo in; else echo out; ls -ldn -- "$1"; fi', "sh", mount,
-  ], { maxBytes: 1024 });
+  ], { maxBytes: CONTAINER_LIMITS.START_CHECK_MAX_BYTES });
   const [uid, entered, listing] = said.split("\n");
   if (uid === "0" && !settings.allowRoot) throw new ExecProcessError({ code: "container-root-refused", user: settings.user });
   if (entered !== "out") return;
