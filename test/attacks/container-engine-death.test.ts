@@ -3,6 +3,7 @@
 // is dead (its shim holds them), and end when it comes back: dockerd without live-restore shuts down on start the
 // containers it finds running. A private dockerd of this file's own, since the test kills it; against an engine given
 // by DOCKER_SOCKET (Podman's in npm test) it skips, saying why.
+import { existsSync, readFileSync } from "node:fs";
 import { afterEach, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
 import { describeDocker, executorOn, useDockerDaemon } from "../executors/docker-helpers.js";
@@ -28,5 +29,11 @@ describeDocker("the container engine dies", () => {
     expect(textOf(result)).toContain(messages.containerEngineLost("the configured local socket").trim());
     await daemon().restart!();
     expect(await waitUntil(() => sleepers(seconds) === 0, 20_000)).toBe(true);
+    // The killed dockerd left its data root's mount: stopping the engine leaves neither a mount nor its folder.
+    const { dir } = daemon();
+    await executor.dispose();
+    await daemon().stop();
+    expect(readFileSync("/proc/self/mountinfo", "utf8").split("\n").filter((line) => line.includes(`${dir}/`))).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
   }, 60_000);
 });
