@@ -79,9 +79,9 @@ export class RssPeakSampler {
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns the final value of `check`. */
-export async function waitUntil(check: () => boolean, timeoutMs: number, intervalMs = 20): Promise<boolean> {
+export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 20): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

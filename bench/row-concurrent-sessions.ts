@@ -35,9 +35,9 @@ async function engineRound(): Promise<RoundResult> {
     const polls = await Promise.all(ids.map((sessionId) => engine.process({ action: "poll", sessionId }, ctx)));
     if (polls.some((poll) => poll.details.status !== "running")) throw new Error("a session was not running");
     await Promise.all(ids.map((sessionId) => engine.process({ action: "kill", sessionId }, ctx)));
-    const ended = await waitUntil(() => engine.liveSessionIds().length === 0, 30_000, 5);
+    const ended = await waitUntil(async () => (await engine.liveSessionIds()).length === 0, 30_000, 5);
     const wallMs = performance.now() - started;
-    if (!ended) throw new Error(`${engine.liveSessionIds().length} sessions still live 30 s after kill`);
+    if (!ended) throw new Error(`${(await engine.liveSessionIds()).length} sessions still live 30 s after kill`);
     const table = readProcTable();
     const leftoverGroups = pgids.filter((pgid) => liveGroupMembers(pgid, table).length > 0).length;
     return { wallMs, startLatencies, leftoverGroups };

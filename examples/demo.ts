@@ -108,6 +108,6 @@ try {
   heading("shutdown");
   stopWaking();
   await dispose();
-  console.log(`engine disposed; live sessions: ${engine.liveSessionIds().length}`);
+  console.log(`engine disposed; live sessions: ${(await engine.liveSessionIds()).length}`);
   rmSync(cwd, { recursive: true, force: true });
 }

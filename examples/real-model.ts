@@ -106,11 +106,11 @@ export async function runAgent(model: BaseChatModel, prompt: string, options: { 
     for (let turn = 1; turn <= (options.maxTurns ?? 5); turn += 1) {
       printHeading(`turn ${turn}`);
       messages = [...messages, ...(await runTurn(messages))];
-      const waiting = engine.liveSessionIds().length > 0 || engine.peekSystemEvents(toolkit.scopeKey).length > 0;
+      const waiting = (await engine.liveSessionIds()).length > 0 || (await engine.peekSystemEvents(toolkit.scopeKey)).length > 0;
       if (!waiting) break;
       console.log(style.dim("… background session still running; waiting for its exit notice"));
       await waitForExitNotice(engine, toolkit.scopeKey, options.signal);
-      if (engine.peekSystemEvents(toolkit.scopeKey).length === 0) break; // ended without a notice (e.g. killed)
+      if ((await engine.peekSystemEvents(toolkit.scopeKey)).length === 0) break; // ended without a notice (e.g. killed)
     }
     return messages;
   } finally {
@@ -121,7 +121,7 @@ export async function runAgent(model: BaseChatModel, prompt: string, options: { 
 
 /** Resolves once an exit notice is queued or no background session is left; in an application, onWake does this. */
 async function waitForExitNotice(engine: SessionEngine, scopeKey: string, signal: AbortSignal | undefined): Promise<void> {
-  while (engine.peekSystemEvents(scopeKey).length === 0 && engine.liveSessionIds().length > 0) {
+  while ((await engine.peekSystemEvents(scopeKey)).length === 0 && (await engine.liveSessionIds()).length > 0) {
     signal?.throwIfAborted();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -6,7 +6,7 @@ import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  createSessionEngine, ExecProcessError, type CallContext, type ExecConfig, type HostExecutor, type SessionEngine, type SystemEvent,
+  createSessionEngine, ExecProcessError, type CallContext, type ExecConfig, type HostExecutor, type LocalSessionEngine, type SystemEvent,
 } from "../src/engine/index.js";
 import { runTool, systemEventLines, toolJsonSchema, toolSpecs, type ToolSpec } from "../src/tool-spec/index.js";
 import { DETAILS_OUTPUT_SCHEMA, fromRejection, fromToolResult, toolError } from "./call-result.js";
@@ -32,7 +32,7 @@ export interface ScopeSettings {
 export interface McpScope {
   readonly scopeKey: string;
   readonly server: Server;
-  readonly engine: SessionEngine;
+  readonly engine: LocalSessionEngine;
   /** Ends every process of the scope (the engine's dispose), then the MCP connection. */
   close(): Promise<void>;
 }
@@ -106,7 +106,7 @@ function describeTool(spec: ToolSpec, taskSupport: boolean): Tool {
 }
 
 async function invoke(
-  spec: ToolSpec, engine: SessionEngine, args: Record<string, unknown>, ctx: CallContext, log: (line: string) => void,
+  spec: ToolSpec, engine: LocalSessionEngine, args: Record<string, unknown>, ctx: CallContext, log: (line: string) => void,
 ): Promise<CallToolResult> {
   try {
     return fromToolResult(await runTool(spec, engine, args, ctx));
@@ -128,7 +128,7 @@ function toSandbox(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The scope's queued exit events, as the middleware's `System:` lines (LC-18), in front of the result, once. */
-function withExitEvents(engine: SessionEngine, scopeKey: string, result: CallToolResult): CallToolResult {
+function withExitEvents(engine: LocalSessionEngine, scopeKey: string, result: CallToolResult): CallToolResult {
   const events = engine.drainSystemEvents(scopeKey);
   if (events.length === 0) return result;
   return { ...result, content: [{ type: "text", text: systemEventLines(events.map((event) => event.text)) }, ...result.content] };

@@ -42,7 +42,7 @@ export function createLangChainSurface(engine: SessionEngine): LangChainSurface 
       return invoke(tool, invocation, `lc-call-${invocations}`, signal);
     },
     drainEventMessages: async ({ toolkit, threadId }) =>
-      toolkitFor(toolkit).drainEventMessages(threadId !== undefined ? { threadId } : {}).map(toChatMessage),
+      (await toolkitFor(toolkit).drainEventMessages(threadId !== undefined ? { threadId } : {})).map(toChatMessage),
     async applyBeforeModel({ toolkit, messages }) {
       const middleware = toolkitFor(toolkit).createMiddleware() as unknown as {
         beforeModel: (state: { messages: BaseMessage[] }, runtime: object) => Promise<{ messages?: BaseMessage[] } | undefined> | { messages?: BaseMessage[] } | undefined;

@@ -13,10 +13,10 @@ import { resolveSettings } from "./settings.js";
 import { withFaults } from "./spawn/faults.js";
 import { spawnWithPipes } from "./spawn/pipe-backend.js";
 import { spawnWithPty } from "./spawn/pty-backend.js";
-import type { SessionEngine, SessionEngineOptions } from "./types.js";
+import type { LocalSessionEngine, SessionEngineOptions } from "./types.js";
 
 /** Creates an engine with its own settings and registry; nothing is shared between engines (REG-01, SET-03). */
-export function createSessionEngine(options: SessionEngineOptions = {}): SessionEngine {
+export function createSessionEngine(options: SessionEngineOptions = {}): LocalSessionEngine {
   const env = { ...(options.env ?? process.env) };
   const settings = resolveSettings({
     config: options.config, env, ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),

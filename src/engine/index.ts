@@ -10,8 +10,8 @@ export type {
 export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
 export type { Settings, ExecConfig } from "./settings.js";
 export type {
-  CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, ProcessParams, ResultStatus,
-  SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
+  CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, LocalSessionEngine, MaybePromise, ProcessParams,
+  ResultStatus, SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
 } from "./types.js";
 export type {
   ExecCompletedDetails, ExecDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, Exclusive, ExitFields,

@@ -144,16 +144,41 @@ export interface SessionEngineOptions {
   cleanup?: boolean;
 }
 
+/** A value, or the promise of it: what an engine answers at once in-process and after a round trip when remote. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What the tools, the middleware, the exit-event node and wakeOnExit use of an engine. The in-process engine
+ * (`createSessionEngine`, a LocalSessionEngine) answers the queries at once; an engine served by a session host
+ * (`connectSessionHost`) answers them after a round trip, so callers await them.
+ */
 export interface SessionEngine {
   exec(params: ExecParams, ctx: CallContext): Promise<ToolResult<ExecDetails>>;
   process(params: ProcessParams, ctx: CallContext): Promise<ToolResult<ProcessDetails>>;
+  /** Takes the scope's queued exit events; each event is taken once, by one caller (NOTIFY-04). */
+  drainSystemEvents(scopeKey: string): MaybePromise<SystemEvent[]>;
+  peekSystemEvents(scopeKey: string): MaybePromise<SystemEvent[]>;
+  clearFinishedSessions(scopeKey: string): MaybePromise<number>;
+  liveSessionIds(): MaybePromise<string[]>;
+  /** Adds a wake subscriber (errors it throws are ignored, NOTIFY-11); returns the function that removes it. */
+  addWakeListener(listener: WakeListener): () => void;
+  /**
+   * Engines shared by several processes (a session host): asks for the right to run the wake run of `scopeKey`,
+   * so that one worker of a deployment wakes a thread, not each of them. Resolves false when another client holds
+   * it; `releaseWakeRun` gives it back once the run has ended. Absent: this process is the only one that wakes.
+   */
+  claimWakeRun?(scopeKey: string): Promise<boolean>;
+  releaseWakeRun?(scopeKey: string): void;
+  /** In-process: ends every session. A remote engine detaches instead: its sessions run on in their host. */
+  dispose(): Promise<void>;
+  /** True once dispose() was called. */
+  readonly disposed: boolean;
+}
+
+/** The in-process engine: its queries answer at once. */
+export interface LocalSessionEngine extends SessionEngine {
   drainSystemEvents(scopeKey: string): SystemEvent[];
   peekSystemEvents(scopeKey: string): SystemEvent[];
   clearFinishedSessions(scopeKey: string): number;
   liveSessionIds(): string[];
-  /** Adds a wake subscriber (errors it throws are ignored, NOTIFY-11); returns the function that removes it. */
-  addWakeListener(listener: WakeListener): () => void;
-  dispose(): Promise<void>;
-  /** True once dispose() was called. */
-  readonly disposed: boolean;
 }

@@ -1,24 +1,31 @@
 // One call for the common case: an engine and a toolkit over it.
-import { createSessionEngine, type SessionEngine, type SessionEngineOptions } from "../engine/index.js";
+import { createSessionEngine, type LocalSessionEngine, type SessionEngine, type SessionEngineOptions } from "../engine/index.js";
 import { ExecToolkit, type ExecToolkitOptions } from "./toolkit.js";
 
-export type CreateExecToolsOptions = SessionEngineOptions & Omit<ExecToolkitOptions, "engine">;
+type ToolkitOptions = Omit<ExecToolkitOptions, "engine">;
 
-export interface ExecTools {
-  engine: SessionEngine;
-  toolkit: ExecToolkit;
+/** A new in-process engine's options, or `engine`: one made elsewhere (a session host's, `connectSessionHost`). */
+export type CreateExecToolsOptions<Engine extends SessionEngine = LocalSessionEngine> =
+  | (SessionEngineOptions & ToolkitOptions & { engine?: undefined })
+  | (ToolkitOptions & { engine: Engine });
+
+export interface ExecTools<Engine extends SessionEngine = LocalSessionEngine> {
+  engine: Engine;
+  toolkit: ExecToolkit<Engine>;
   /** `[exec, process]`, or `[exec]` with `processTool: false`. */
   tools: ExecToolkit["tools"];
   /** The exit-event middleware for createAgent (LC-19). */
   middleware: ReturnType<ExecToolkit["createMiddleware"]>;
-  /** Ends every live process of the engine (KILL-14). */
+  /** Ends every live process of the engine (KILL-14); an engine of a session host is detached, its jobs run on. */
   dispose(): Promise<void>;
 }
 
 /** `const { tools, middleware, dispose } = createExecTools({ agentName: "builder" })`. */
-export function createExecTools(options: CreateExecToolsOptions = {}): ExecTools {
-  const { scopeKey, agentName, processTool, allowElevated, scopeFromThread, ...engineOptions } = options;
-  const engine = createSessionEngine(engineOptions);
+export function createExecTools(options?: SessionEngineOptions & ToolkitOptions & { engine?: undefined }): ExecTools;
+export function createExecTools<Engine extends SessionEngine>(options: ToolkitOptions & { engine: Engine }): ExecTools<Engine>;
+export function createExecTools(options: CreateExecToolsOptions<SessionEngine> = {}): ExecTools<SessionEngine> {
+  const { scopeKey, agentName, processTool, allowElevated, scopeFromThread, engine: given, ...engineOptions } = options;
+  const engine = given ?? createSessionEngine(engineOptions);
   const toolkit = new ExecToolkit({
     engine,
     ...(scopeKey !== undefined ? { scopeKey } : {}),

@@ -7,7 +7,7 @@ import type { ThreadRuns } from "./thread-runs.js";
 
 /** What the delivery helpers need from a toolkit. */
 export interface ExitEventSource {
-  drainEventMessages(options?: { threadId?: string }): BaseMessage[];
+  drainEventMessages(options?: { threadId?: string }): Promise<BaseMessage[]>;
   readonly scopeFromThread: boolean;
   /** Where the middleware reports the runs it sees, so wakeOnExit never overlaps them. */
   readonly threadRuns?: ThreadRuns;
@@ -29,7 +29,7 @@ function currentThreadId(source: ExitEventSource): string | undefined {
   return typeof threadId === "string" || typeof threadId === "number" ? String(threadId) : undefined;
 }
 
-function drainForCurrentRun(source: ExitEventSource): BaseMessage[] {
+function drainForCurrentRun(source: ExitEventSource): Promise<BaseMessage[]> {
   const threadId = currentThreadId(source);
   return source.drainEventMessages(threadId !== undefined ? { threadId } : {});
 }
@@ -51,8 +51,8 @@ export function createExitEventMiddleware(source: ExitEventSource) {
       if (threadId !== undefined) runs?.begin(threadId, runtime.signal);
       return undefined;
     },
-    beforeModel: () => {
-      const messages = drainForCurrentRun(source);
+    beforeModel: async () => {
+      const messages = await drainForCurrentRun(source);
       return messages.length > 0 ? { messages } : undefined;
     },
     wrapModelCall: async (request, handler) => {
@@ -74,9 +74,9 @@ export function createExitEventMiddleware(source: ExitEventSource) {
  * A LangGraph node for graphs built by hand: place it before the model node; it returns `{ messages }` with the
  * drained events (for a messages reducer), or `{}` when the queue is empty.
  */
-export function createExitEventNode(source: ExitEventSource): () => { messages?: BaseMessage[] } {
-  return () => {
-    const messages = drainForCurrentRun(source);
+export function createExitEventNode(source: ExitEventSource): () => Promise<{ messages?: BaseMessage[] }> {
+  return async () => {
+    const messages = await drainForCurrentRun(source);
     return messages.length > 0 ? { messages } : {};
   };
 }

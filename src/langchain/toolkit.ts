@@ -11,8 +11,9 @@ import {
   startWakeOnExit, type WakeableRunnable, type WakeOnExitHandle, type WakeOnExitOptions, type WakeRunConfig,
 } from "./wake-on-exit.js";
 
-export interface ExecToolkitOptions {
-  engine: SessionEngine;
+export interface ExecToolkitOptions<Engine extends SessionEngine = SessionEngine> {
+  /** The in-process engine (createSessionEngine), or one served by a session host (connectSessionHost). */
+  engine: Engine;
   /** An explicit, shared scope (LC-03). */
   scopeKey?: string;
   /** Scope `agent:<agentName>` when no scopeKey is given (LC-03). */
@@ -27,8 +28,8 @@ export interface ExecToolkitOptions {
 
 export const DEFAULT_SCOPE = "default";
 
-export class ExecToolkit extends BaseToolkit {
-  readonly engine: SessionEngine;
+export class ExecToolkit<Engine extends SessionEngine = SessionEngine> extends BaseToolkit {
+  readonly engine: Engine;
   readonly scopeKey: string;
   readonly exec: ExecTool;
   readonly process: ProcessTool | undefined;
@@ -41,7 +42,7 @@ export class ExecToolkit extends BaseToolkit {
   /** Runs in flight per thread, reported by the middleware and by wakeOnExit. */
   readonly threadRuns = new ThreadRuns();
 
-  constructor(options: ExecToolkitOptions) {
+  constructor(options: ExecToolkitOptions<Engine>) {
     super();
     this.engine = options.engine;
     this.#derivedScope = options.scopeKey === undefined && options.agentName !== undefined;
@@ -77,9 +78,9 @@ export class ExecToolkit extends BaseToolkit {
    * reads, whose text names a session by its first 8 characters (NOTIFY-07); `additional_kwargs.systemEvents` holds
    * the events themselves (SystemEvent), with their full session ids, for the host.
    */
-  drainEventMessages(options: { threadId?: string } = {}): BaseMessage[] {
+  async drainEventMessages(options: { threadId?: string } = {}): Promise<BaseMessage[]> {
     const scope = options.threadId !== undefined ? `thread:${options.threadId}` : this.scopeKey;
-    const events = this.engine.drainSystemEvents(scope);
+    const events = await this.engine.drainSystemEvents(scope);
     if (events.length === 0) return [];
     const content = systemEventLines(events.map((event) => event.text));
     return [new HumanMessage({ content, additional_kwargs: { systemEvents: events.map((event) => ({ ...event })) } })];
@@ -110,7 +111,7 @@ export class ExecToolkit extends BaseToolkit {
   }
 
   /** REG-13: clears finished records of a derived scope; shared scopes are left alone (returns 0). */
-  resetSessionRecords(options: { threadId?: string } = {}): number {
+  async resetSessionRecords(options: { threadId?: string } = {}): Promise<number> {
     if (options.threadId !== undefined) return this.engine.clearFinishedSessions(`thread:${options.threadId}`);
     return this.#derivedScope ? this.engine.clearFinishedSessions(this.scopeKey) : 0;
   }

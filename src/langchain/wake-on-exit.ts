@@ -149,8 +149,11 @@ class WakeLoop<Result> {
       this.source.engine.addWakeListener({ onWake: (request) => this.#onWake(request), onDispose: () => this.stop() }),
       this.source.threadRuns.onIdle(this.threadId, () => this.#scheduleIfPending()),
     );
-    this.#pending = this.#queued().length > 0; // events queued before the loop started
-    this.#scheduleIfPending();
+    // Events queued before the loop started.
+    void this.#queued().then((events) => {
+      if (events.length > 0) this.#pending = true;
+      this.#scheduleIfPending();
+    });
   }
 
   stop(): void {
@@ -182,13 +185,21 @@ class WakeLoop<Result> {
     this.#schedule(this.options.debounceMs);
   }
 
-  #queued(): SystemEvent[] {
-    return this.source.engine.disposed ? [] : this.source.engine.peekSystemEvents(this.#scopeKey);
+  async #queued(): Promise<SystemEvent[]> {
+    if (this.source.engine.disposed) return [];
+    try {
+      return await this.source.engine.peekSystemEvents(this.#scopeKey);
+    } catch {
+      return []; // a session host out of reach: the next wake request tries again
+    }
   }
 
   /** After a run of the thread: a follow-up only for events that arrived meanwhile and are still queued. */
   #scheduleIfPending(): void {
-    if (this.#pending && this.#queued().length > 0) this.#schedule(this.options.debounceMs);
+    if (!this.#pending) return;
+    void this.#queued().then((events) => {
+      if (events.length > 0) this.#schedule(this.options.debounceMs);
+    });
   }
 
   /** Arms the one timer; a run in flight re-checks the queue when it ends instead. */
@@ -198,18 +209,49 @@ class WakeLoop<Result> {
   }
 
   async #fire(): Promise<void> {
-    this.#timer = undefined;
-    if (this.#stopped || this.source.threadRuns.isBusy(this.threadId)) return; // a busy thread calls back when idle
-    const events = this.#queued();
-    if (events.length === 0) {
-      this.#pending = false; // already delivered (a run drained them, or a poll acknowledged them)
+    if (this.#stopped || this.source.threadRuns.isBusy(this.threadId)) { // a busy thread calls back when idle
+      this.#timer = undefined;
       return;
     }
     const waitMs = this.#rateLimitWaitMs(Date.now());
-    if (waitMs > 0) return this.#schedule(waitMs);
-    this.#pending = false;
-    await this.#run(events);
+    if (waitMs > 0) {
+      this.#timer = undefined;
+      return this.#schedule(waitMs);
+    }
+    // The run counts as started from here, so no second timer is armed while the queue is read and claimed.
+    this.#running = true;
+    this.#timer = undefined;
+    try {
+      await this.#claimAndRun();
+    } finally {
+      this.#running = false;
+    }
     this.#scheduleIfPending(); // events that arrived during the run and were not delivered by it: one follow-up
+  }
+
+  /**
+   * Runs the agent when events are queued and this process holds the scope's wake claim. Of the workers that share
+   * a session host and wake the same thread, the host grants the claim to one at a time (engine.claimWakeRun); the
+   * others leave the events to it. A claim given back with events still queued is announced again by the host.
+   */
+  async #claimAndRun(): Promise<void> {
+    const { engine } = this.source;
+    const claimed = engine.claimWakeRun === undefined || await engine.claimWakeRun(this.#scopeKey).catch(() => false);
+    if (!claimed) {
+      this.#pending = false;
+      return;
+    }
+    try {
+      const events = await this.#queued();
+      if (events.length === 0 || this.#stopped || this.source.threadRuns.isBusy(this.threadId)) {
+        if (events.length === 0) this.#pending = false; // already delivered (a run drained them, or a poll acknowledged them)
+        return;
+      }
+      this.#pending = false;
+      await this.#run(events);
+    } finally {
+      engine.releaseWakeRun?.(this.#scopeKey);
+    }
   }
 
   #rateLimitWaitMs(now: number): number {
@@ -219,7 +261,6 @@ class WakeLoop<Result> {
   }
 
   async #run(events: SystemEvent[]): Promise<void> {
-    this.#running = true;
     this.#runStarts.push(Date.now());
     this.source.threadRuns.begin(this.threadId);
     const run: WakeRun = { threadId: this.threadId, scopeKey: this.#scopeKey, events };
@@ -234,7 +275,6 @@ class WakeLoop<Result> {
       this.#settleWaiters((waiter) => waiter.reject(error));
       return;
     } finally {
-      this.#running = false;
       this.source.threadRuns.end(this.threadId);
     }
     ignoreErrors(() => this.options.onResult({ ...run, result }));

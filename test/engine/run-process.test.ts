@@ -3,14 +3,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as messages from "../../src/engine/messages.js";
 import { deriveSessionName } from "../../src/engine/session-name.js";
-import type { ExecutorProcess, HostExecutor, SessionEngine, ToolResult } from "../../src/engine/types.js";
+import type { ExecutorProcess, HostExecutor, LocalSessionEngine, ToolResult } from "../../src/engine/types.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf, waitUntil } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
 
 const failed = (text: string) => ({ content: [{ type: "text", text }], details: { status: "failed", error: text } });
-const call = (engine: SessionEngine, params: Record<string, unknown>) => engine.process(params, ctx);
-const background = async (engine: SessionEngine, command: string): Promise<string> =>
+const call = (engine: LocalSessionEngine, params: Record<string, unknown>) => engine.process(params, ctx);
+const background = async (engine: LocalSessionEngine, command: string): Promise<string> =>
   sessionIdOf(await engine.exec({ command, background: true }, ctx));
 
 describe("runProcess: action and sessionId", () => {

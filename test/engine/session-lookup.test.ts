@@ -2,9 +2,9 @@
 // (NOTIFY-07) — is an unknown id with the pinned texts (POLL-02, LOG-02, INPUT-04, KILL-02, PROC-10, PROC-13), so
 // prefix lookup would break those rules; the full id is in the event's `sessionId` (NOTIFY-10) and in `list`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSessionEngine, type SessionEngine } from "../../src/engine/index.js";
+import { createSessionEngine, type LocalSessionEngine } from "../../src/engine/index.js";
 
-let engine: SessionEngine;
+let engine: LocalSessionEngine;
 let id: string;
 
 beforeAll(async () => {

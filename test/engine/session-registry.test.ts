@@ -3,14 +3,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionRegistry } from "../../src/engine/session-registry.js";
 import { MAX_FINISHED_RECORDS } from "../../src/engine/settings.js";
-import type { SessionEngine } from "../../src/engine/index.js";
+import type { LocalSessionEngine } from "../../src/engine/index.js";
 import { finish, sessionWith } from "./helpers/fake-child.js";
 import { SCOPE, ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
 
 /** Runs `count` background sessions one after another and waits until each has been notified. */
-async function runNotified(engine: SessionEngine, count: number): Promise<string[]> {
+async function runNotified(engine: LocalSessionEngine, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const id = sessionIdOf(await engine.exec({ command: `echo out${i}`, background: true }, ctx));

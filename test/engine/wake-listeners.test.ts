@@ -1,10 +1,10 @@
 // engine.addWakeListener: subscribers added after creation get every wake request (NOTIFY-12) until removed or
 // until dispose(), which tells them once.
 import { afterEach, describe, expect, it } from "vitest";
-import { createSessionEngine, type SessionEngine, type WakeRequest } from "../../src/engine/index.js";
+import { createSessionEngine, type LocalSessionEngine, type WakeRequest } from "../../src/engine/index.js";
 
-const engines: SessionEngine[] = [];
-const newEngine = (): SessionEngine => {
+const engines: LocalSessionEngine[] = [];
+const newEngine = (): LocalSessionEngine => {
   const engine = createSessionEngine({ env: { ...process.env, SHELL: "/bin/sh" } });
   engines.push(engine);
   return engine;
@@ -13,7 +13,7 @@ afterEach(async () => {
   await Promise.all(engines.splice(0).map((engine) => engine.dispose()));
 });
 
-async function runToExit(engine: SessionEngine, command: string): Promise<string> {
+async function runToExit(engine: LocalSessionEngine, command: string): Promise<string> {
   const result = await engine.exec({ command, background: true }, { scopeKey: "s1" });
   const id = String(result.details["sessionId"]);
   while (engine.liveSessionIds().includes(id)) await new Promise((resolve) => setTimeout(resolve, 20));

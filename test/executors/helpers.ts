@@ -1,7 +1,7 @@
 // Shared helpers of the executor integration tests: engines over one executor, marker processes found in /proc.
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createSessionEngine, type HostExecutor, type SessionEngine, type ToolResult } from "../../src/engine/index.js";
+import { createSessionEngine, type HostExecutor, type LocalSessionEngine, type ToolResult } from "../../src/engine/index.js";
 
 export const ctx = { scopeKey: "executors" };
 
@@ -23,7 +23,7 @@ export function scratchDir(prefix: string, base = "/var/tmp"): string {
   return dir;
 }
 
-export function engineWith(host: "sandbox" | "node", executor: HostExecutor, cwd: string): SessionEngine {
+export function engineWith(host: "sandbox" | "node", executor: HostExecutor, cwd: string): LocalSessionEngine {
   const engine = createSessionEngine({
     cwd, executors: { [host]: executor },
     env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, SHELL: "/bin/sh", TERM: "dumb", LANG: "C.UTF-8" },
@@ -83,7 +83,7 @@ export function markerSeconds(): string {
 }
 
 /** Polls a session until its terminal result (a waiting poll returns at the first output, POLL-07). */
-export async function pollUntilDone(engine: SessionEngine, sessionId: string): Promise<ToolResult> {
+export async function pollUntilDone(engine: LocalSessionEngine, sessionId: string): Promise<ToolResult> {
   for (;;) {
     const result = await engine.process({ action: "poll", sessionId, timeout: 10_000 }, ctx);
     if (result.details.status !== "running") return result;

@@ -49,7 +49,7 @@ describe("exit events (LC-19, LC-23)", () => {
     const toolkit = newToolkit({ agentName: "builder" });
     const id = sessionIdOf(await call(toolkit.exec, { command: "echo done", background: true }));
     await waitFor(() => toolkit.engine.peekSystemEvents("agent:builder").length === 1);
-    const { messages } = toolkit.createExitEventNode()();
+    const { messages } = await toolkit.createExitEventNode()();
     expect(messages?.map((message) => (message.additional_kwargs["systemEvents"] as Array<{ sessionId: string }>)[0]?.sessionId)).toEqual([id]);
   });
 

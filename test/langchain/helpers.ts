@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import type { z } from "zod";
 import {
-  createSessionEngine, ExecToolkit, type CallContext, type ExecParams, type SessionEngine, type SessionEngineOptions,
+  createSessionEngine, ExecToolkit, type CallContext, type ExecParams, type LocalSessionEngine, type SessionEngineOptions,
 } from "../../src/index.js";
 
 /** The current test's default working directory (realpath), made by setupToolkitTests. */
 export let cwd: string;
-const engines: SessionEngine[] = [];
+const engines: LocalSessionEngine[] = [];
 
 /** Registers the per-test cwd and the disposal of every engine the test created. */
 export function setupToolkitTests(): void {
@@ -27,13 +27,15 @@ export function setupToolkitTests(): void {
   });
 }
 
-export function newEngine(options: SessionEngineOptions = {}): SessionEngine {
+export function newEngine(options: SessionEngineOptions = {}): LocalSessionEngine {
   const engine = createSessionEngine({ cwd, env: { ...process.env, SHELL: "/bin/sh" }, ...options });
   engines.push(engine);
   return engine;
 }
 
-export function newToolkit(options: Omit<ConstructorParameters<typeof ExecToolkit>[0], "engine"> = {}, engine = newEngine()): ExecToolkit {
+export function newToolkit(
+  options: Omit<ConstructorParameters<typeof ExecToolkit>[0], "engine"> = {}, engine = newEngine(),
+): ExecToolkit<LocalSessionEngine> {
   return new ExecToolkit({ engine, ...options });
 }
 
@@ -62,7 +64,7 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promi
   }
 }
 
-export const waitUntilExited = (engine: SessionEngine, id: string) => waitFor(() => !engine.liveSessionIds().includes(id));
+export const waitUntilExited = (engine: LocalSessionEngine, id: string) => waitFor(() => !engine.liveSessionIds().includes(id));
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until a session has printed `text`, reading with log, which drains nothing (LOG-01). */
@@ -80,9 +82,9 @@ export function jsonSchemaOf(tool: StructuredTool | undefined): { required?: str
 }
 
 /** An engine wrapper that records what the tools hand to the engine. */
-export function recordingEngine(engine: SessionEngine) {
+export function recordingEngine(engine: LocalSessionEngine) {
   const execCalls: Array<{ params: ExecParams; ctx: CallContext }> = [];
-  const wrapper: SessionEngine = {
+  const wrapper: LocalSessionEngine = {
     exec: (params, ctx) => {
       execCalls.push({ params, ctx });
       return engine.exec(params, ctx);

@@ -3,7 +3,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { StructuredTool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
-import { ExecToolkit } from "../../src/index.js";
+import { ExecToolkit, type LocalSessionEngine } from "../../src/index.js";
 import {
   call, detailsOf, newEngine, newToolkit, sessionIdOf, setupToolkitTests, textOf, thread, waitFor, waitUntilExited, type Config,
 } from "./helpers.js";
@@ -93,8 +93,8 @@ describe("elevation (LC-05)", () => {
 });
 
 describe("drainEventMessages (LC-18)", () => {
-  it("LC-18: drainEventMessages returns nothing when the queue is empty", () => {
-    expect(newToolkit({ agentName: "builder" }).drainEventMessages()).toEqual([]);
+  it("LC-18: drainEventMessages returns nothing when the queue is empty", async () => {
+    expect(await newToolkit({ agentName: "builder" }).drainEventMessages()).toEqual([]);
   });
 
   it("LC-18: queued events become one HumanMessage of System lines in enqueue order, and the queue is emptied", async () => {
@@ -104,13 +104,13 @@ describe("drainEventMessages (LC-18)", () => {
     const second = sessionIdOf(await call(toolkit.exec, { command: "echo second; exit 4", background: true }));
     await waitUntilExited(toolkit.engine, second);
     await waitFor(() => toolkit.engine.peekSystemEvents("agent:builder").length === 2);
-    const messages = toolkit.drainEventMessages();
+    const messages = await toolkit.drainEventMessages();
     expect(messages).toHaveLength(1);
     expect(messages[0]).toBeInstanceOf(HumanMessage);
     expect(messages[0]?.content).toBe(
       `System: Exec completed (${first.slice(0, 8)}, code 0) :: first\nSystem: Exec completed (${second.slice(0, 8)}, code 4) :: second`,
     );
-    expect(toolkit.drainEventMessages()).toEqual([]);
+    expect(await toolkit.drainEventMessages()).toEqual([]);
     expect(toolkit.engine.peekSystemEvents("agent:builder")).toEqual([]);
   });
 
@@ -121,14 +121,14 @@ describe("drainEventMessages (LC-18)", () => {
     await waitUntilExited(toolkit.engine, inThread);
     await waitUntilExited(toolkit.engine, inScope);
     await waitFor(() => toolkit.engine.peekSystemEvents("thread:t9").length === 1 && toolkit.engine.peekSystemEvents("agent:builder").length === 1);
-    expect(toolkit.drainEventMessages({ threadId: "t9" }).map((m) => m.content)).toEqual([`System: Exec completed (${inThread.slice(0, 8)}, code 0) :: threaded`]);
-    expect(toolkit.drainEventMessages({ threadId: "t9" })).toEqual([]);
-    expect(toolkit.drainEventMessages().map((m) => m.content)).toEqual([`System: Exec completed (${inScope.slice(0, 8)}, code 0) :: scoped`]);
+    expect((await toolkit.drainEventMessages({ threadId: "t9" })).map((m) => m.content)).toEqual([`System: Exec completed (${inThread.slice(0, 8)}, code 0) :: threaded`]);
+    expect(await toolkit.drainEventMessages({ threadId: "t9" })).toEqual([]);
+    expect((await toolkit.drainEventMessages()).map((m) => m.content)).toEqual([`System: Exec completed (${inScope.slice(0, 8)}, code 0) :: scoped`]);
   });
 });
 
 describe("resetSessionRecords (REG-13)", () => {
-  async function finishedAndRunning(toolkit: ExecToolkit, config?: Config): Promise<{ done: string; running: string }> {
+  async function finishedAndRunning(toolkit: ExecToolkit<LocalSessionEngine>, config?: Config): Promise<{ done: string; running: string }> {
     const done = sessionIdOf(await call(toolkit.exec, { command: "echo done", background: true }, config));
     const running = sessionIdOf(await call(toolkit.exec, { command: "sleep 30", background: true }, config));
     await waitUntilExited(toolkit.engine, done);
@@ -138,12 +138,12 @@ describe("resetSessionRecords (REG-13)", () => {
   it("REG-13: a scope derived from the agent name loses its finished records and keeps running sessions", async () => {
     const toolkit = newToolkit({ agentName: "builder" });
     const { done, running } = await finishedAndRunning(toolkit);
-    expect(toolkit.resetSessionRecords()).toBe(1);
+    expect(await toolkit.resetSessionRecords()).toBe(1);
     const listed = textOf(await call(toolkit.process, { action: "list" }));
     expect(listed).toMatch(new RegExp(`^${running} running `));
     expect(listed).not.toContain(done);
     expect(textOf(await call(toolkit.process, { action: "poll", sessionId: done }))).toBe(`No session found for ${done}`);
-    expect(toolkit.resetSessionRecords()).toBe(0);
+    expect(await toolkit.resetSessionRecords()).toBe(0);
   });
 
   it.each([
@@ -152,7 +152,7 @@ describe("resetSessionRecords (REG-13)", () => {
   ])("REG-13: %s is shared, so resetting is a no-op returning 0", async (_label, options) => {
     const toolkit = newToolkit(options);
     const { done } = await finishedAndRunning(toolkit);
-    expect(toolkit.resetSessionRecords()).toBe(0);
+    expect(await toolkit.resetSessionRecords()).toBe(0);
     expect(textOf(await call(toolkit.process, { action: "list" }))).toContain(done);
   });
 
@@ -160,7 +160,7 @@ describe("resetSessionRecords (REG-13)", () => {
     const toolkit = newToolkit({ scopeKey: "shared", scopeFromThread: true });
     const { done, running } = await finishedAndRunning(toolkit, thread("t1"));
     const other = await finishedAndRunning(toolkit, thread("t2"));
-    expect(toolkit.resetSessionRecords({ threadId: "t1" })).toBe(1);
+    expect(await toolkit.resetSessionRecords({ threadId: "t1" })).toBe(1);
     const t1 = textOf(await call(toolkit.process, { action: "list" }, thread("t1")));
     expect(t1).toContain(running);
     expect(t1).not.toContain(done);

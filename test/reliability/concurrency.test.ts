@@ -1,7 +1,7 @@
 // Concurrency (POLL-09, POLL-12, POLL-14, POLL-21, KILL-06, LC-24): calls racing each other and the process. Each
 // race has one documented outcome (or a documented set of consistent ones) and never loses or repeats output.
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionEngine, ToolResult } from "../../src/engine/index.js";
+import type { LocalSessionEngine, ToolResult } from "../../src/engine/index.js";
 import { SCOPE, ctx, disposeEngines, newEngine, sessionIdOf, sleep, textOf, waitUntil } from "./helpers.js";
 
 afterEach(disposeEngines);
@@ -17,12 +17,12 @@ function bodyOf(result: ToolResult): string {
   return body === NO_NEW_OUTPUT ? "" : body;
 }
 
-async function background(engine: SessionEngine, command: string): Promise<string> {
+async function background(engine: LocalSessionEngine, command: string): Promise<string> {
   return sessionIdOf(await engine.exec({ command, background: true }, ctx));
 }
 
 /** Polls until the terminal result; returns every result in order. */
-async function pollAll(engine: SessionEngine, sessionId: string, timeout = 5_000): Promise<ToolResult[]> {
+async function pollAll(engine: LocalSessionEngine, sessionId: string, timeout = 5_000): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   for (;;) {
     const result = await engine.process({ action: "poll", sessionId, timeout }, ctx);

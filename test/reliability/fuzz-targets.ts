@@ -1,7 +1,7 @@
 // Sessions the process-tool fuzzing aims at. They tick steadily, so a fuzzed poll `timeout` never waits long, and
 // the PTY one ignores INT, QUIT and TSTP, so fuzzed control keys cannot stop it. Ended ones are started again.
 import fc from "fast-check";
-import type { SessionEngine } from "../../src/engine/index.js";
+import type { LocalSessionEngine } from "../../src/engine/index.js";
 import { ctx, pollUntilDone, sessionIdOf } from "./helpers.js";
 import { corrupted, field, fuzzNumber, fuzzString, sizedString } from "./fuzz-arbitraries.js";
 
@@ -13,9 +13,9 @@ export const TARGET_NAMES: readonly TargetName[] = ["ticker", "pty", "finished"]
 
 export class FuzzTargets {
   readonly ids = new Map<TargetName, string>();
-  readonly #engine: SessionEngine;
+  readonly #engine: LocalSessionEngine;
 
-  constructor(engine: SessionEngine) {
+  constructor(engine: LocalSessionEngine) {
     this.#engine = engine;
   }
 

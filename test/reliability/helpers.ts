@@ -3,12 +3,12 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSessionEngine, type SessionEngine, type SessionEngineOptions, type ToolResult } from "../../src/engine/index.js";
+import { createSessionEngine, type LocalSessionEngine, type SessionEngineOptions, type ToolResult } from "../../src/engine/index.js";
 
 export const SCOPE = "reliability";
 export const ctx = { scopeKey: SCOPE };
 
-const engines: SessionEngine[] = [];
+const engines: LocalSessionEngine[] = [];
 const dirs: string[] = [];
 
 /** A temporary directory removed by `disposeEngines`. */
@@ -27,7 +27,7 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
 }
 
 /** An engine with a temp cwd and the controlled environment; `disposeEngines` ends it. */
-export function newEngine(options: SessionEngineOptions = {}): SessionEngine {
+export function newEngine(options: SessionEngineOptions = {}): LocalSessionEngine {
   const engine = createSessionEngine({ cwd: tempDir(), env: testEnv(), ...options });
   engines.push(engine);
   return engine;
@@ -54,7 +54,7 @@ export function pidOf(result: ToolResult): number {
 }
 
 /** Polls until the terminal result (or a failure such as an unknown id) and returns it. */
-export async function pollUntilDone(engine: SessionEngine, sessionId: string): Promise<ToolResult> {
+export async function pollUntilDone(engine: LocalSessionEngine, sessionId: string): Promise<ToolResult> {
   for (;;) {
     const result = await engine.process({ action: "poll", sessionId, timeout: 30_000 }, ctx);
     if (result.details.status !== "running") return result;

@@ -6,7 +6,7 @@
 // variable (EXEC_PROCESS_SESSION, Linux /proc). Out of reach by design: one that also clears its environment; the
 // last test below asserts that escape and cleans it up itself.
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionEngine, ToolResult } from "../../src/engine/index.js";
+import type { LocalSessionEngine, ToolResult } from "../../src/engine/index.js";
 import {
   ctx, disposeEngines, isProcessAlive, killGroup, killProcess, liveGroupMembers, newEngine, pidOf, pollUntilDone,
   sessionIdOf, textOf, waitForGroupsGone, waitUntil,
@@ -25,7 +25,7 @@ async function expectTreeUp(pgid: number): Promise<void> {
 }
 
 async function startTree(
-  engine: SessionEngine, command = TREE, extra: Record<string, unknown> = {},
+  engine: LocalSessionEngine, command = TREE, extra: Record<string, unknown> = {},
 ): Promise<{ id: string; pgid: number }> {
   const started = await engine.exec({ command, background: true, ...extra }, ctx);
   const pgid = pidOf(started);

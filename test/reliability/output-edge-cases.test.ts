@@ -1,7 +1,7 @@
 // Output edge cases (OUT-01 … OUT-18, LOG-08, REG-04): binary and invalid UTF-8, one huge line, carriage-return
 // progress bars, 100k short lines paged through `log`, and output that arrives after the shell exited.
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionEngine } from "../../src/engine/index.js";
+import type { LocalSessionEngine } from "../../src/engine/index.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, textOf, waitUntil } from "./helpers.js";
 
 const CAP = 200_000;
@@ -24,12 +24,12 @@ function hasLoneSurrogate(text: string): boolean {
   return false;
 }
 
-async function background(engine: SessionEngine, command: string): Promise<string> {
+async function background(engine: LocalSessionEngine, command: string): Promise<string> {
   return sessionIdOf(await engine.exec({ command, background: true }, ctx));
 }
 
 /** Waits without polling (a poll would drain), so the next poll is the terminal one with all unread output. */
-async function untilExited(engine: SessionEngine, id: string): Promise<void> {
+async function untilExited(engine: LocalSessionEngine, id: string): Promise<void> {
   expect(await waitUntil(() => !engine.liveSessionIds().includes(id), 30_000)).toBe(true);
 }
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionEngine } from "../../src/engine/index.js";
+import type { LocalSessionEngine } from "../../src/engine/index.js";
 import {
   ctx, disposeEngines, isProcessAlive, killProcess, newEngine, pollUntilDone, sessionIdOf, tempDir, textOf, waitUntil,
 } from "./helpers.js";
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** Starts `command` in the background in `cwd` and waits for the pid file it writes. */
-async function startWithPidFile(engine: SessionEngine, cwd: string, command: string, pidFile: string, pty = false): Promise<{ id: string; escapee: number }> {
+async function startWithPidFile(engine: LocalSessionEngine, cwd: string, command: string, pidFile: string, pty = false): Promise<{ id: string; escapee: number }> {
   const id = sessionIdOf(await engine.exec({ command, background: true, pty, workdir: cwd }, ctx));
   const path = join(cwd, pidFile);
   expect(await waitUntil(() => existsSync(path) && readFileSync(path, "utf8").trim() !== "", 10_000)).toBe(true);

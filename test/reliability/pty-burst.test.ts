@@ -1,7 +1,7 @@
 // PTY completion waits for the terminal's stream to end (issue 9): the last bytes of a burst written just before the
 // shell exits are never lost, whatever the load, in the foreground and in the background.
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionEngine, ToolResult } from "../../src/engine/index.js";
+import type { LocalSessionEngine, ToolResult } from "../../src/engine/index.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf } from "./helpers.js";
 
 afterEach(disposeEngines);
@@ -17,16 +17,16 @@ function aggregatedOf(result: ToolResult): string {
   return aggregated;
 }
 
-async function foreground(engine: SessionEngine): Promise<ToolResult> {
+async function foreground(engine: LocalSessionEngine): Promise<ToolResult> {
   return engine.exec({ command: BURST, pty: true, yieldMs: 120_000 }, ctx);
 }
 
-async function background(engine: SessionEngine): Promise<ToolResult> {
+async function background(engine: LocalSessionEngine): Promise<ToolResult> {
   return pollUntilDone(engine, sessionIdOf(await engine.exec({ command: BURST, pty: true, background: true }, ctx)));
 }
 
 /** Runs `run` RUNS times on CONCURRENCY engines side by side; returns the tails that do not end the burst. */
-async function lostTails(run: (engine: SessionEngine) => Promise<ToolResult>): Promise<string[]> {
+async function lostTails(run: (engine: LocalSessionEngine) => Promise<ToolResult>): Promise<string[]> {
   let started = 0;
   const lost: string[] = [];
   const lane = async (): Promise<void> => {

@@ -3,7 +3,7 @@
 // and a program that reads gets every byte in order.
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { SessionEngine } from "../../src/engine/index.js";
+import type { LocalSessionEngine } from "../../src/engine/index.js";
 import { ctx, disposeEngines, newEngine, pollUntilDone, sessionIdOf, sleep, textOf } from "./helpers.js";
 
 afterEach(disposeEngines);
@@ -15,7 +15,7 @@ const MEGABYTE = 1_000_000;
 const WINDOW_MS = 2_000;
 
 /** Starts a PTY session in raw mode without echo and waits until the shell has applied it. */
-async function rawSession(engine: SessionEngine, then: string): Promise<string> {
+async function rawSession(engine: LocalSessionEngine, then: string): Promise<string> {
   const id = sessionIdOf(await engine.exec({ command: `stty raw -echo; echo ready; ${then}`, pty: true, background: true }, ctx));
   const ready = await engine.process({ action: "poll", sessionId: id, timeout: 30_000 }, ctx);
   expect(textOf(ready)).toContain("ready");

@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSandboxExecutor, ExecProcessError, type SandboxExecutorOptions, type SessionEngine } from "../../src/index.js";
+import { createSandboxExecutor, ExecProcessError, type SandboxExecutorOptions, type LocalSessionEngine } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import {
   cleanUp, ctx, engineWith, killAll, markerSeconds, onCleanUp, processesWith, scratchDir, sessionIdOf, textOf, waitUntil,
@@ -35,7 +35,7 @@ async function run(command: string, options: SandboxExecutorOptions = {}, params
 }
 
 /** Polls a running session until its output contains `needle` (or it ends, or 60 s pass); all output seen. */
-async function outputUntil(engine: SessionEngine, sessionId: string, needle: string): Promise<string> {
+async function outputUntil(engine: LocalSessionEngine, sessionId: string, needle: string): Promise<string> {
   let output = "";
   const deadline = Date.now() + 60_000;
   while (!output.includes(needle) && Date.now() < deadline) {

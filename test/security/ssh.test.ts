@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  createSessionEngine, createSshExecutor, ExecProcessError, type SessionEngine, type SshExecutorOptions, type SshNode,
+  createSessionEngine, createSshExecutor, ExecProcessError, type LocalSessionEngine, type SshExecutorOptions, type SshNode,
 } from "../../src/index.js";
 import { sshdUnavailableReason, startSshd, type SshdFixture } from "../../scripts/sshd-fixture.mjs";
 import {
@@ -54,14 +54,14 @@ describeSsh("the SSH executor under attack", () => {
     return { executor, engine: engineWith("node", executor, scratchDir("ssh-sec-")) };
   }
 
-  async function startSleepers(engine: SessionEngine, marker: string, count: number): Promise<string[]> {
+  async function startSleepers(engine: LocalSessionEngine, marker: string, count: number): Promise<string[]> {
     onCleanUp(() => killAll(processesWith(marker)));
     const started = await Promise.allSettled(Array.from({ length: count }, () =>
       engine.exec({ host: "node", command: `sleep ${marker}`, background: true }, ctx)));
     const failures = started.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
     expect(failures, "every exec starts").toEqual([]);
     expect(await waitUntil(() => sleepers(marker) === count, 10_000), `${count} remote sleeps run`).toBe(true);
-    return started.map((result) => sessionIdOf((result as PromiseFulfilledResult<Awaited<ReturnType<SessionEngine["exec"]>>>).value));
+    return started.map((result) => sessionIdOf((result as PromiseFulfilledResult<Awaited<ReturnType<LocalSessionEngine["exec"]>>>).value));
   }
 
   describe("finding 1: sshd's default MaxSessions 10", () => {

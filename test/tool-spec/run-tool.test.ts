@@ -1,6 +1,6 @@
 // A tool call on the engine without LangChain (src/tool-spec/run-tool.ts): the arguments checked first (LC-21).
 import { describe, expect, it } from "vitest";
-import { ExecProcessError, type CallContext, type ExecParams, type ProcessParams, type SessionEngine, type ToolResult } from "../../src/engine/index.js";
+import { ExecProcessError, type CallContext, type ExecParams, type ProcessParams, type LocalSessionEngine, type ToolResult } from "../../src/engine/index.js";
 import { checkToolInput, runTool } from "../../src/tool-spec/run-tool.js";
 import { processSchema } from "../../src/tool-spec/schemas.js";
 import { execToolSpec, PROCESS_TOOL_SPEC } from "../../src/tool-spec/tool-specs.js";
@@ -13,7 +13,7 @@ function recordingEngine() {
   const engine = {
     exec: (params: ExecParams, ctx: CallContext) => (calls.push({ tool: "exec", params, ctx }), Promise.resolve(RESULT)),
     process: (params: ProcessParams, ctx: CallContext) => (calls.push({ tool: "process", params, ctx }), Promise.resolve(RESULT)),
-  } as unknown as SessionEngine;
+  } as unknown as LocalSessionEngine;
   return { engine, calls };
 }
 
