@@ -7,7 +7,7 @@ export type { ExecInput, ProcessInput } from "./tool-spec/schemas.js";
 export * from "./engine/index.js";
 export * from "./executors/index.js";
 export { createExecTools } from "./langchain/create-exec-tools.js";
-export type { CreateExecToolsOptions, ExecTools } from "./langchain/create-exec-tools.js";
+export type { CreateExecToolsOnEngineOptions, CreateExecToolsOptions, ExecTools } from "./langchain/create-exec-tools.js";
 export { createExitEventMiddleware, createExitEventNode } from "./langchain/exit-events.js";
 export { DEFAULT_WAKE_DEBOUNCE_MS, DEFAULT_WAKE_MAX_RUNS_PER_MINUTE } from "./langchain/wake-on-exit.js";
 export type {

@@ -4,10 +4,10 @@ import { ExecToolkit, type ExecToolkitOptions } from "./toolkit.js";
 
 type ToolkitOptions = Omit<ExecToolkitOptions, "engine">;
 
-/** A new in-process engine's options, or `engine`: one made elsewhere (a session host's, `connectSessionHost`). */
-export type CreateExecToolsOptions<Engine extends SessionEngine = LocalSessionEngine> =
-  | (SessionEngineOptions & ToolkitOptions & { engine?: undefined })
-  | (ToolkitOptions & { engine: Engine });
+/** The options of a new in-process engine and of the toolkit over it. */
+export type CreateExecToolsOptions = SessionEngineOptions & ToolkitOptions & { engine?: undefined };
+/** The toolkit's options over an engine made elsewhere (a session host's: `connectSessionHost`). */
+export type CreateExecToolsOnEngineOptions<Engine extends SessionEngine> = ToolkitOptions & { engine: Engine };
 
 export interface ExecTools<Engine extends SessionEngine = LocalSessionEngine> {
   engine: Engine;
@@ -21,9 +21,11 @@ export interface ExecTools<Engine extends SessionEngine = LocalSessionEngine> {
 }
 
 /** `const { tools, middleware, dispose } = createExecTools({ agentName: "builder" })`. */
-export function createExecTools(options?: SessionEngineOptions & ToolkitOptions & { engine?: undefined }): ExecTools;
-export function createExecTools<Engine extends SessionEngine>(options: ToolkitOptions & { engine: Engine }): ExecTools<Engine>;
-export function createExecTools(options: CreateExecToolsOptions<SessionEngine> = {}): ExecTools<SessionEngine> {
+export function createExecTools(options?: CreateExecToolsOptions): ExecTools;
+export function createExecTools<Engine extends SessionEngine>(options: CreateExecToolsOnEngineOptions<Engine>): ExecTools<Engine>;
+export function createExecTools(
+  options: CreateExecToolsOptions | CreateExecToolsOnEngineOptions<SessionEngine> = {},
+): ExecTools<SessionEngine> {
   const { scopeKey, agentName, processTool, allowElevated, scopeFromThread, engine: given, ...engineOptions } = options;
   const engine = given ?? createSessionEngine(engineOptions);
   const toolkit = new ExecToolkit({

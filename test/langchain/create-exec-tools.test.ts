@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 /** createExecTools in this test's cwd with a plain shell; disposed after the test. */
-function newKit(options: Extract<CreateExecToolsOptions, { engine?: undefined }> = {}): ExecTools {
+function newKit(options: CreateExecToolsOptions = {}): ExecTools {
   const kit = createExecTools({ cwd, env: { ...process.env, SHELL: "/bin/sh" }, ...options });
   kits.push(kit);
   return kit;
