@@ -36,8 +36,6 @@ export const TOKEN_FILE_NAME = "token";
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 /** The largest initialize request read before an HTTP session exists (an initialize request is small). */
 export const MAX_INITIALIZE_BYTES = 1_000_000;
-/** How much of an oversized stdio line's start is kept to read its id from. */
-export const OVERSIZED_ID_SCAN_BYTES = 4096;
 
 export interface HttpOptions {
   port: number;

@@ -13,3 +13,4 @@ export { DEFAULT_WAKE_DEBOUNCE_MS, DEFAULT_WAKE_MAX_RUNS_PER_MINUTE } from "./la
 export type {
   WakeableRunnable, WakeOnExitHandle, WakeOnExitOptions, WakeResult, WakeRun, WakeRunConfig,
 } from "./langchain/wake-on-exit.js";
+export * from "./host/index.js";

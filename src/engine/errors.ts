@@ -2,13 +2,15 @@
 // wrong, whose `param` names the offending tool parameter, and whose `data` carries the values the text is built
 // from. The text itself comes from messages.ts, so it stays the pinned one.
 import * as messages from "./messages.js";
-import type { HttpRefusalReason, SandboxMountProblem } from "./messages.js";
+import type { HostRefusalReason, HostUnreachableReason, HttpRefusalReason, SandboxMountProblem } from "./messages.js";
 
 /** The tool parameter an error is about. */
 export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
 
 /** The function (or, for the MCP server, the program) whose option an invalid-option error is about. */
-export type OptionOwner = "wakeOnExit" | "createSshExecutor" | "createSandboxExecutor" | "createContainerExecutor" | "exec-process-mcp";
+export type OptionOwner =
+  | "wakeOnExit" | "createSshExecutor" | "createSandboxExecutor" | "createContainerExecutor" | "exec-process-mcp"
+  | "createSessionHost" | "connectSessionHost" | "exec-process-host";
 
 /** What an error is about, with the values its text names (a discriminated union on `code`). */
 export type ErrorData =
@@ -102,6 +104,16 @@ export type ErrorData =
   | { code: "request-too-large"; limitBytes: number }
   /** MCP server: what ended it (an uncaught error, its output or input failing), one line without a stack (issue 32). */
   | { code: "server-fatal"; reason: string }
+  /** A session host (issue 33) cannot be reached: down, its socket gone, or closed before it answered the greeting. */
+  | { code: "session-host-unreachable"; host: string; reason: HostUnreachableReason }
+  /** The connection to a session host broke while a call was in flight: the call's outcome is unknown. */
+  | { code: "session-host-lost"; host: string }
+  /** The session host is another instance than the one this client used the scope with: the scope's sessions are gone. */
+  | { code: "session-host-restarted"; host: string; scopeKey: string }
+  /** The session host refused this client (a wrong token, a call before the greeting, another protocol version). */
+  | { code: "session-host-refused"; host: string; reason: HostRefusalReason }
+  /** The session host is at a limit: `clients` connected, or `scopes` used by this client. */
+  | { code: "session-host-limit"; host: string; limit: "clients" | "scopes"; max: number }
   /**
    * LC-13: a tool's arguments do not match its schema; one entry per wrong field, `path` from the arguments' root
    * (`["env", "A"]`). Thrown as LangChain's ToolInputParsingException (LC-21), which carries this code and data.
@@ -119,7 +131,7 @@ export type ErrorCode = ErrorData["code"];
 /** The data of errors of one code: `ErrorDataOf<"env-blocked">` has `blockedKeys`. */
 export type ErrorDataOf<Code extends ErrorCode> = Extract<ErrorData, { code: Code }>;
 
-export type { HttpRefusalReason, SandboxMountProblem };
+export type { HostRefusalReason, HostUnreachableReason, HttpRefusalReason, SandboxMountProblem };
 
 const BRAND = Symbol.for("langchain-exec-process.ExecProcessError");
 
@@ -210,6 +222,12 @@ export function describeError(data: ErrorData): string {
       return data.reason === "session-limit" ? messages.httpSessionLimit(data.maxSessions) : messages.httpRequestRefused(data.reason);
     case "request-too-large": return messages.requestTooLarge(data.limitBytes);
     case "server-fatal": return messages.serverFatal(data.reason);
+    case "session-host-unreachable": return messages.sessionHostUnreachable(data.host, data.reason);
+    case "session-host-lost": return messages.sessionHostLost(data.host);
+    case "session-host-restarted": return messages.sessionHostRestarted(data.host, data.scopeKey);
+    case "session-host-refused": return messages.sessionHostRefused(data.host, data.reason);
+    case "session-host-limit":
+      return data.limit === "clients" ? messages.sessionHostClientLimit(data.host, data.max) : messages.sessionHostScopeLimit(data.host, data.max);
     case "invalid-input": return messages.invalidToolArguments(data.tool, data.issues);
   }
 }

@@ -52,7 +52,9 @@ export class ExitNotifier {
     ignoreErrors(() => this.#options.onSystemEvent?.(event)); // NOTIFY-11
     const wake: WakeRequest = { scopeKey: session.scopeKey, sessionId: session.id, source: "exec-event", reason: "exec-event" };
     ignoreErrors(() => this.#options.onWake?.(wake));
-    for (const listener of [...this.#wakeListeners]) ignoreErrors(() => listener.onWake({ ...wake }));
+    for (const listener of [...this.#wakeListeners]) {
+      if (listener.scopeKey === undefined || listener.scopeKey === wake.scopeKey) ignoreErrors(() => listener.onWake({ ...wake }));
+    }
   }
 
   /** Subscribes to wake requests until the returned function is called or the notifier is disposed. */

@@ -5,7 +5,8 @@ export type { ChildProcessBridge, ChildProcessBridgeOptions } from "./child-proc
 export { ExecProcessError, describeError } from "./errors.js";
 export type { ProcessAction } from "./process/normalize-process.js";
 export type {
-  ErrorCode, ErrorData, ErrorDataOf, ErrorParam, HttpRefusalReason, InputIssue, OptionOwner, SandboxMountProblem,
+  ErrorCode, ErrorData, ErrorDataOf, ErrorParam, HostRefusalReason, HostUnreachableReason, HttpRefusalReason, InputIssue,
+  OptionOwner, SandboxMountProblem,
 } from "./errors.js";
 export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
 export type { Settings, ExecConfig } from "./settings.js";

@@ -338,3 +338,38 @@ export const requestTooLarge = (limitBytes: number): string =>
 /** The MCP server's last line on stderr after a fatal error: what failed, in one line (issue 32). */
 export const serverFatal = (reason: string): string =>
   `fatal error: ${reason}. Every MCP session ends with its processes; the server exits with code 1.`;
+
+// ---- session host (issue 33): what a worker's call says when the host it shares cannot serve it ----
+/** Why a session host cannot be reached, in words (never a path or an errno). */
+export type HostUnreachableReason = "not-listening" | "no-socket" | "access-denied" | "timed-out" | "closed";
+const HOST_UNREACHABLE_REASONS: Record<HostUnreachableReason, string> = {
+  "not-listening": "nothing is listening at its address",
+  "no-socket": "its socket does not exist",
+  "access-denied": "this process may not open its socket",
+  "timed-out": "it did not answer in time",
+  "closed": "it closed the connection",
+};
+export const sessionHostUnreachable = (host: string, reason: HostUnreachableReason): string =>
+  `Session host "${host}" cannot be reached: ${HOST_UNREACHABLE_REASONS[reason]}. ` +
+  "Start it again (exec-process-host) and retry; the sessions of a host that stopped are gone.";
+export const sessionHostLost = (host: string): string =>
+  `The connection to session host "${host}" was lost during this call. ` +
+  "The command may still be running there: list or poll the session once the host answers again.";
+export const sessionHostRestarted = (host: string, scopeKey: string): string =>
+  `Session host "${host}" restarted: the sessions of scope "${scopeKey}" are gone, with their output and exit notices ` +
+  "(sessions live in the host's memory). Start again what is still needed.";
+/** Why a session host refused a client. */
+export type HostRefusalReason = "bad-token" | "not-authenticated" | "protocol-version";
+const HOST_REFUSALS: Record<HostRefusalReason, string> = {
+  "bad-token": "the token does not match the host's (EXEC_PROCESS_HOST_TOKEN or the host's token file)",
+  "not-authenticated": "the client called before it authenticated",
+  "protocol-version": "the client speaks another version of the host protocol; use the same version of langchain-exec-process",
+};
+export const sessionHostRefused = (host: string, reason: HostRefusalReason): string =>
+  `Session host "${host}" refused the connection: ${HOST_REFUSALS[reason]}.`;
+export const sessionHostClientLimit = (host: string, maxClients: number): string =>
+  `Session host "${host}" already serves ${maxClients} clients, its limit (--max-clients ${maxClients}). ` +
+  "Retry once a worker has disconnected, or raise the limit.";
+export const sessionHostScopeLimit = (host: string, maxScopes: number): string =>
+  `Session host "${host}" allows one client at most ${maxScopes} scopes (--max-scopes-per-client ${maxScopes}), ` +
+  "and this client has used them all. Reuse a scope (agent name or thread), or raise the limit.";

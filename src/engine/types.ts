@@ -65,6 +65,8 @@ export interface WakeRequest { scopeKey: string; sessionId: string; source: "exe
 
 /** A subscriber to wake requests, added after the engine was created (`engine.addWakeListener`). */
 export interface WakeListener {
+  /** Only the wake requests of this scope; undefined: every scope's. */
+  readonly scopeKey?: string;
   /** Called like `onWake`: once per queued exit event, after it is queued (NOTIFY-12). */
   onWake(request: WakeRequest): void;
   /** Called once when the engine is disposed; no wake follows it. */

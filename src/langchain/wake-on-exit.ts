@@ -146,7 +146,9 @@ class WakeLoop<Result> {
 
   start(): void {
     this.#unsubscribe.push(
-      this.source.engine.addWakeListener({ onWake: (request) => this.#onWake(request), onDispose: () => this.stop() }),
+      this.source.engine.addWakeListener({
+        scopeKey: this.#scopeKey, onWake: (request) => this.#onWake(request), onDispose: () => this.stop(),
+      }),
       this.source.threadRuns.onIdle(this.threadId, () => this.#scheduleIfPending()),
     );
     // Events queued before the loop started.

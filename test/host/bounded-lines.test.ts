@@ -1,8 +1,7 @@
-// mcp/request-lines.ts: stdio input as whole lines of at most the limit; a longer line is dropped up to its newline
+// src/host/bounded-lines.ts: stdio input as whole lines of at most the limit; a longer line is dropped up to its newline
 // and reported with the id its first bytes hold (issue 32, attack 9).
 import { describe, expect, it } from "vitest";
-import { OVERSIZED_ID_SCAN_BYTES } from "../../mcp/options.js";
-import { BoundedLines, peekMessageId, type MessageId } from "../../mcp/request-lines.js";
+import { BoundedLines, OVERSIZED_ID_SCAN_BYTES, peekMessageId, type MessageId } from "../../src/host/bounded-lines.js";
 
 /** Feeds `chunks` through a BoundedLines of `maxBytes`; resolves with what came out, in order. */
 async function cut(maxBytes: number, chunks: string[]): Promise<Array<{ line: string } | { oversized: MessageId | null }>> {

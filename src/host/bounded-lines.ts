@@ -1,9 +1,12 @@
-// stdio input cut into lines of at most MAX_REQUEST_BYTES (issue 32, attack 9). The MCP SDK's stdio transport
-// buffers a line until its newline and closes the session once the buffer passes 10 MiB: a 10 MB line ended the
-// server without a word. Here a line is held only up to the limit; past it, its bytes are dropped up to the next
-// newline, and the line is reported with the id read from its first bytes, so that the server can refuse it and go on.
+// Newline-delimited JSON-RPC input (the MCP server's stdio, the session host's socket) cut into lines of at most a
+// limit (issue 32, attack 9). The MCP SDK's stdio transport buffers a line until its newline and closes the session
+// once the buffer passes 10 MiB: a 10 MB line ended the server without a word. Here a line is held only up to the
+// limit; past it, its bytes are dropped up to the next newline, and the line is reported with the id read from its
+// first bytes, so that the server can refuse it and go on.
 import { Transform, type TransformCallback } from "node:stream";
-import { OVERSIZED_ID_SCAN_BYTES } from "./options.js";
+
+/** How much of an oversized line's start is kept to read its id from. */
+export const OVERSIZED_ID_SCAN_BYTES = 4096;
 
 /** A JSON-RPC request id as the message carries it. */
 export type MessageId = string | number;
