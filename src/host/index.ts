@@ -6,3 +6,5 @@ export type { HostAddress, SessionHostOptions, TlsFiles } from "./host-options.j
 export { connectSessionHost } from "./remote-engine.js";
 export type { ConnectSessionHostOptions, RemoteSessionEngine } from "./remote-engine.js";
 export { HOST_PROTOCOL_VERSION } from "./protocol.js";
+export { BoundedLines, peekMessageId } from "./bounded-lines.js";
+export type { MessageId } from "./bounded-lines.js";
