@@ -1,5 +1,6 @@
 // The sanitizer's fast-path test: is a byte chunk plain text that OUT-03 … OUT-06 would return unchanged?
 import { isAscii } from "node:buffer";
+import { createSimdScan, type SimdScan } from "./plain-ascii-simd.js";
 
 const TAB = 0x09;
 const LF = 0x0a;
@@ -16,6 +17,11 @@ const PLUS_0x7F = 0x7f7f7f7f; // bit 7 set  <=> byte != 0
 const ALL_TAB = 0x09090909;
 const ALL_LF = 0x0a0a0a0a;
 const ALL_CR = 0x0d0d0d0d;
+/** Chunks this long or longer are scanned in SIMD (plain-ascii-simd.ts); shorter ones do not repay the copy. */
+export const SIMD_MIN_BYTES = 256;
+
+// Built at the first long chunk, so that a process that never sees one does not pay for it; null: unavailable.
+let simdScan: SimdScan | null | undefined;
 
 /** TAB, LF, CR and U+0020–U+007E: the bytes the sanitizer keeps as they are. */
 export function isPlainByte(byte: number): boolean {
@@ -43,10 +49,20 @@ function bytesArePlain(bytes: Uint8Array, from: number, to: number): boolean {
 
 /**
  * True when every byte is printable ASCII, TAB, LF or CR. Such bytes decode one character each and pass the
- * sanitizer unchanged, so the chunk needs only a latin1 decode. The scan reads four bytes at a time once
- * `isAscii` (native) has ruled out bytes >= 0x80; the byte-wise `isPlainByte` is the definition it must match.
+ * sanitizer unchanged, so the chunk needs only a latin1 decode. A long chunk is scanned in SIMD where the runtime
+ * has it; otherwise the scan reads four bytes at a time once `isAscii` (native) has ruled out bytes >= 0x80. The
+ * byte-wise `isPlainByte` is the definition both must match.
  */
 export function isPlainAscii(bytes: Uint8Array): boolean {
+  if (bytes.length >= SIMD_MIN_BYTES) {
+    if (simdScan === undefined) simdScan = createSimdScan() ?? null;
+    if (simdScan !== null) return simdScan(bytes);
+  }
+  return isPlainAsciiByWords(bytes);
+}
+
+/** The scan without SIMD, four bytes at a time; exported for its tests. */
+export function isPlainAsciiByWords(bytes: Uint8Array): boolean {
   if (!isAscii(bytes)) return false;
   const head = Math.min(bytes.length, (4 - (bytes.byteOffset & 3)) & 3);
   const words = (bytes.length - head) >>> 2;
