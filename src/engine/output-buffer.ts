@@ -20,16 +20,26 @@ export interface OutputView {
 
 /** A read-only view of `buffer` that no cast can turn back into the buffer. */
 export function viewOf(buffer: OutputBuffer): OutputView {
-  return Object.freeze({
-    get aggregate() { return buffer.aggregate; },
-    get tail() { return buffer.tail; },
-    get lineBreaks() { return buffer.lineBreaks; },
-    get length() { return buffer.length; },
-    get truncated() { return buffer.truncated; },
-    get discarded() { return buffer.discarded; },
-    get hasPending() { return buffer.hasPending; },
-    get pendingOutputDropped() { return buffer.pendingOutputDropped; },
-  });
+  return new ReadOnlyOutput(buffer);
+}
+
+// A class rather than a frozen literal of getters: every session builds one, and the literal cost a few µs of each exec.
+class ReadOnlyOutput implements OutputView {
+  readonly #buffer: OutputBuffer;
+
+  constructor(buffer: OutputBuffer) {
+    this.#buffer = buffer;
+    Object.freeze(this);
+  }
+
+  get aggregate(): string { return this.#buffer.aggregate; }
+  get tail(): string { return this.#buffer.tail; }
+  get lineBreaks(): number { return this.#buffer.lineBreaks; }
+  get length(): number { return this.#buffer.length; }
+  get truncated(): boolean { return this.#buffer.truncated; }
+  get discarded(): boolean { return this.#buffer.discarded; }
+  get hasPending(): boolean { return this.#buffer.hasPending; }
+  get pendingOutputDropped(): boolean { return this.#buffer.pendingOutputDropped; }
 }
 
 export interface OutputBufferOptions {

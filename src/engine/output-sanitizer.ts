@@ -169,7 +169,17 @@ function findFrom(pattern: RegExp, text: string, from: number): number {
 
 // Creates a sanitizer for one stream; state carries over between write() calls (OUT-04).
 export function createOutputSanitizer(): OutputSanitizer {
-  const decoder = new TextDecoder("utf-8");
+  // Made at the first chunk that needs decoding: most sessions' output is plain ASCII or empty (issue 36).
+  let utf8: InstanceType<typeof TextDecoder> | undefined;
+  const decoder = {
+    decode(chunk?: Uint8Array, options?: { stream: boolean }): string {
+      if (utf8 === undefined) {
+        if (chunk === undefined || chunk.length === 0) return ""; // nothing was buffered yet
+        utf8 = new TextDecoder("utf-8");
+      }
+      return utf8.decode(chunk, options);
+    },
+  };
   let state: number = GROUND;
   // A high surrogate at the end of the stripped text waits for its low half (split string chunks).
   let heldHighSurrogate = "";

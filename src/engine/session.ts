@@ -245,7 +245,9 @@ export class Session {
    */
   markedEnvironment(env: Readonly<Record<string, string>>): Record<string, string> {
     this.#marked = true;
-    return { ...env, [SESSION_MARKER_VARIABLE]: this.marker };
+    const marked: Record<string, string> = Object.assign({}, env); // several times faster than a spread with the extra key
+    marked[SESSION_MARKER_VARIABLE] = this.marker;
+    return marked;
   }
 
   /** Arms the overall timeout; `timeoutMs` undefined means no limit (EXEC-29 … EXEC-31). */

@@ -30,9 +30,29 @@ function argMax(): number {
   return argMaxBytes;
 }
 
+// A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4 bytes): when the strings fit even
+// at 3 bytes a unit, they fit. This spares every exec the byte count of each environment entry (most of the check's
+// time: ~18 µs of a ~35-entry environment, per call).
+const MAX_UTF8_BYTES_PER_UNIT = 3;
+
+function fitsByLength(request: SpawnRequest): boolean {
+  const upperBound = (text: string): number => text.length * MAX_UTF8_BYTES_PER_UNIT + 1;
+  let total = 0;
+  for (const text of [request.shell, ...request.args]) total += upperBound(text) + POINTER_BYTES;
+  const command = upperBound(request.command);
+  if (command > MAX_ARG_STRLEN_BYTES) return false;
+  total += command + POINTER_BYTES;
+  for (const key in request.env) {
+    const entry = upperBound(key) + 1 + (request.env[key] ?? "").length * MAX_UTF8_BYTES_PER_UNIT; // KEY=value
+    if (entry > MAX_ARG_STRLEN_BYTES) return false;
+    total += entry + POINTER_BYTES;
+  }
+  return total <= argMax();
+}
+
 /** The E2BIG error for a request that execve would refuse, or undefined when it fits (Linux only). */
 export function execLimitError(request: SpawnRequest): ExecProcessError | undefined {
-  if (process.platform !== "linux") return undefined;
+  if (process.platform !== "linux" || fitsByLength(request)) return undefined;
   const args = [request.shell, ...request.args, request.command];
   const entries = Object.entries(request.env).map(([key, value]) => [key, `${key}=${value}`] as const);
   const commandBytes = Buffer.byteLength(request.command);
