@@ -13,8 +13,13 @@ const atMost = (what: string, limit: number, unit = ""): TargetSpec => ({ what, 
 const ratioAtMost = (limit: number): TargetSpec => atMost("ratio", limit, "×");
 
 export const TARGETS = {
-  "exec-true": { ratio: ratioAtMost(1.1) },
-  "output-50mb": { ratio: ratioAtMost(1.25), rssGrowth: atMost("RSS growth", 30, "MB") },
+  // Issue 36: against a raw spawn that is detached as the engine's is (EXEC-46), the engine may add 5 %.
+  "exec-true": { ratio: ratioAtMost(1.1), ratioVsDetachedRaw: atMost("ratio vs detached raw spawn", 1.05, "×") },
+  // Issue 36: the process CPU of the engine's call over the raw drain's, medians of the same run. Load stretches wall
+  // time, not CPU time, so this is the figure that shows a regression of the engine's own work on a shared machine.
+  "output-50mb": {
+    ratio: ratioAtMost(1.25), rssGrowth: atMost("RSS growth", 30, "MB"), cpuRatio: atMost("CPU ratio", 1.3, "×"),
+  },
   "poll-wakeup": { median: atMost("median", 5, "ms"), p95: atMost("p95", 20, "ms") },
   flood: { rssGrowth: atMost("RSS growth", 25, "MB"), unansweredPolls: atMost("unanswered polls", 0) },
   "sessions-200": {
