@@ -7,7 +7,7 @@ import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.
 import { ExecProcessError } from "../src/engine/index.js";
 import { TransportFailure } from "./fatal.js";
 import { MAX_REQUEST_BYTES } from "./options.js";
-import { BoundedLines, type MessageId } from "../src/host/index.js";
+import { BoundedLines, type MessageId } from "../src/host/bounded-lines.js";
 import { openScope, type ScopeSettings } from "./scope.js";
 
 /** The scope of the one stdio session. */

@@ -22,6 +22,7 @@ const TOOLS_ENTRIES = {
   "src/executors/index.js": "langchain-exec-process/executors",
   "src/tool-spec/index.js": "langchain-exec-process/tool-spec",
   "src/host/index.js": "langchain-exec-process/host",
+  "src/host/bounded-lines.js": "langchain-exec-process/host",
 };
 /** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
 const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "slow-first-order.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];

@@ -15,7 +15,8 @@ mkdirSync(reports, { recursive: true });
 // now (scripts/test-plan.mjs); each can be forced by its environment variable (README, Development).
 const plan = testPlan({ load: await busyCores() });
 console.log(`npm test on ${plan.cores} cores, ${plan.load.toFixed(1)} busy with other work: ${plan.inProcess} in-process, `
-  + `${plan.stdio} stdio, ${plan.throughHost} through-host, ${plan.mcp} MCP and ${plan.vitest} vitest workers; T ${plan.toleranceMs} ms`);
+  + `${plan.stdio} stdio, ${plan.throughHost} through-host, ${plan.mcp} MCP, ${plan.sessionHost} session-host and ${plan.vitest} vitest `
+  + `workers; T ${plan.toleranceMs} ms`);
 const parallel = String(plan.inProcess);
 const stdioParallel = String(plan.stdio);
 const tolerance = String(plan.toleranceMs);
@@ -98,6 +99,12 @@ const mcpRuns = process.env.CONFORMANCE_MCP === "0" ? [] : [[
   "conformance (MCP)", ["--parallel", String(plan.mcp), ...mcpFeatures], ["scripts/conformance-mcp.mjs"],
 ]];
 
+// Issue 33: the same features and the notifications through a session host in another process
+// (scripts/conformance-session-host.mjs: what it leaves out and why). CONFORMANCE_SESSION_HOST=0 leaves it out.
+const sessionHostRuns = process.env.CONFORMANCE_SESSION_HOST === "0" ? [] : [[
+  "conformance (through a session host)", ["--parallel", String(plan.sessionHost), ...mcpFeatures], ["scripts/conformance-session-host.mjs"],
+]];
+
 // 1. Build (one check: dist/ and the kit's package in packages/conformance/), with the type check and then the lint
 // beside it (one check each; neither needs dist/). Every kit run waits for the build: the repository's kit, its
 // stdio server and the MCP server run compiled from dist/ while it matches the sources, at half the CPU of a start
@@ -113,7 +120,7 @@ const built = await buildRun;
 
 // 2. Once dist/ is built: the conformance runs and the unit tests (counted from vitest's JSON report).
 const earlyRuns = [inProcessRun, ...throughHostRuns].map(conformanceRun);
-const lateRuns = [stdioRun, ...mcpRuns].map(conformanceRun);
+const lateRuns = [stdioRun, ...mcpRuns, ...sessionHostRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
 const unitRun = run("unit tests", "npx", ["vitest", "run", `--maxWorkers=${plan.vitest}`, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 // The last runs start once the conformance runs or the unit tests are done, whichever is first: the last of the
@@ -157,7 +164,7 @@ async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]
   console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { label, dir, log, ok: status === 0 };
 }
-// Reported in the order in-process, stdio, MCP, through the hosts.
+// Reported in the order in-process, stdio, MCP, through a session host, through the executors' hosts.
 const [inProcess, ...throughHost] = await Promise.all(earlyRuns);
 const results = [inProcess, ...(await Promise.all(lateRuns)), ...throughHost];
 const unitOk = await unitRun;

@@ -11,7 +11,7 @@ import { availableParallelism, loadavg } from "node:os";
  * different upper bound missed by a few hundred ms (EXEC-29, PTY-10, KILL-11, a sandboxed timeout).
  */
 export const BASELINE = Object.freeze({
-  inProcess: 8, stdio: 8, throughHost: 3, mcp: 6, vitest: 3, toleranceMs: 2000,
+  inProcess: 8, stdio: 8, throughHost: 3, mcp: 6, sessionHost: 6, vitest: 3, toleranceMs: 2000,
 });
 
 /** Each knob, by the environment variable that forces it. */
@@ -20,6 +20,7 @@ export const KNOBS = Object.freeze({
   stdio: "CONFORMANCE_STDIO_PARALLEL",
   throughHost: "CONFORMANCE_THROUGH_HOST_PARALLEL",
   mcp: "CONFORMANCE_MCP_PARALLEL",
+  sessionHost: "CONFORMANCE_SESSION_HOST_PARALLEL",
   vitest: "VITEST_MAX_WORKERS",
   toleranceMs: "CONFORMANCE_TOLERANCE_MS",
 });

@@ -9,7 +9,7 @@ import type {
 } from "../adapter.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
 import {
-  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SpawnFaults,
+  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine, type SpawnFaults,
 } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";
@@ -35,7 +35,7 @@ function ptyAvailable(): boolean {
   return ptyLoads;
 }
 
-function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: FaultSpec): SpawnFaults {
+export function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: FaultSpec): SpawnFaults {
   return {
     ...(ptyUnavailable !== undefined ? { ptyUnavailable } : {}),
     ...(spawnUnavailable !== undefined ? { spawnUnavailable } : {}),
@@ -70,6 +70,17 @@ export async function startReference(
     ...(options.faults ? { faults: spawnFaults(options.faults) } : {}),
     ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
   });
+  return referenceInstance(engine, { wakes, requests });
+}
+
+/**
+ * The instance over an engine made elsewhere (the session host's, adapters/session-host.ts): its calls go through
+ * the LangChain tools as startReference's do; `record` is where the wake requests and executor requests are kept.
+ */
+export function referenceInstance(
+  engine: SessionEngine, record: { wakes: WakeRequest[]; requests: ExecutorRequest[] },
+): ReferenceInstance {
+  const { wakes, requests } = record;
   const toolkits = new Map<string, ExecToolkit>();
   const toolkitFor = (call: CallOptions): ExecToolkit => {
     const key = JSON.stringify([call.scope, call.processTool !== false, call.allowElevated === true]);

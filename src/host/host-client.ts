@@ -31,6 +31,8 @@ export class HostClient {
   /** Scopes whose wake requests go to this client; null: every scope's. */
   readonly #subscriptions = new Set<string | null>();
   readonly #calls = new Map<number, AbortController>();
+  /** The exec and process calls in flight, settled or not: the host's shutdown sends their results before it ends. */
+  readonly #running = new Set<Promise<unknown>>();
   readonly #helloTimer: NodeJS.Timeout;
 
   constructor(socket: Socket, context: HostContext) {
@@ -56,6 +58,13 @@ export class HostClient {
 
   destroy(): void {
     this.#connection.destroy();
+  }
+
+  /** Once the calls in flight have answered (a shutdown settles them), ends the connection after what is queued. */
+  async end(): Promise<void> {
+    await Promise.allSettled([...this.#running]);
+    await new Promise((resolve) => setImmediate(resolve)); // their answers are written in the microtasks that follow
+    this.#connection.close();
   }
 
   pushWake(request: WakeRequest): void {
@@ -147,10 +156,13 @@ export class HostClient {
       ...(params.allowElevated !== undefined ? { allowElevated: params.allowElevated === true } : {}),
       ...(params.progress === true ? { onUpdate: (result: ToolResult) => this.#connection.notify("progress", { callId, result }) } : {}),
     };
+    const running = run(ctx);
+    this.#running.add(running);
     try {
-      return await run(ctx);
+      return await running;
     } finally {
       this.#calls.delete(callId);
+      this.#running.delete(running);
     }
   }
 }

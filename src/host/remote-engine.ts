@@ -134,20 +134,21 @@ class RemoteEngine implements RemoteSessionEngine {
     return this.#call("process", params as unknown as Record<string, unknown>, ctx) as Promise<ToolResult<ProcessDetails>>;
   }
 
+  // A disposed (detached) engine answers its queries empty, as the in-process engine does once disposed.
   drainSystemEvents(scopeKey: string): Promise<SystemEvent[]> {
-    return this.#request("drainSystemEvents", { scopeKey });
+    return this.#disposed ? Promise.resolve([]) : this.#request("drainSystemEvents", { scopeKey });
   }
 
   peekSystemEvents(scopeKey: string): Promise<SystemEvent[]> {
-    return this.#request("peekSystemEvents", { scopeKey });
+    return this.#disposed ? Promise.resolve([]) : this.#request("peekSystemEvents", { scopeKey });
   }
 
   clearFinishedSessions(scopeKey: string): Promise<number> {
-    return this.#request("clearFinishedSessions", { scopeKey });
+    return this.#disposed ? Promise.resolve(0) : this.#request("clearFinishedSessions", { scopeKey });
   }
 
   liveSessionIds(): Promise<string[]> {
-    return this.#request("liveSessionIds", {});
+    return this.#disposed ? Promise.resolve([]) : this.#request("liveSessionIds", {});
   }
 
   async claimWakeRun(scopeKey: string): Promise<boolean> {

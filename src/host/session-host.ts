@@ -71,6 +71,8 @@ export async function createSessionHost(options: SessionHostOptions = {}): Promi
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         stopWakes();
         await engine.dispose();
+        // The calls the shutdown ended answer their clients (KILL-16: a failed result), then the connections end.
+        await withDeadline(Promise.all([...clients].map((client) => client.end())), CLOSE_GRACE_MS);
         for (const client of clients) client.destroy();
         await stopped;
         removeSocket();
@@ -79,6 +81,15 @@ export async function createSessionHost(options: SessionHostOptions = {}): Promi
       return closing;
     },
   };
+}
+
+/** How long a closing host waits for its last answers to go out before it cuts the connections. */
+const CLOSE_GRACE_MS = 2_000;
+
+function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work.then(() => undefined), deadline]).finally(() => clearTimeout(timer));
 }
 
 export function describeAddress(address: HostAddress): string {

@@ -10,18 +10,18 @@ describe("testPlan", () => {
 
   it("halves the workers and doubles T on a 2-core machine with one core's work running", () => {
     expect(testPlan({ cores: 2, load: 1, env: {} })).toEqual({
-      inProcess: 4, stdio: 4, throughHost: 2, mcp: 3, vitest: 2, toleranceMs: 4000, cores: 2, load: 1,
+      inProcess: 4, stdio: 4, throughHost: 2, mcp: 3, sessionHost: 3, vitest: 2, toleranceMs: 4000, cores: 2, load: 1,
     });
   });
 
   it("keeps a quarter of the machine's workers however high the load, and at least one worker", () => {
     expect(testPlan({ cores: 2, load: 40, env: {} })).toEqual({
-      inProcess: 2, stdio: 2, throughHost: 1, mcp: 2, vitest: 1, toleranceMs: 8000, cores: 2, load: 40,
+      inProcess: 2, stdio: 2, throughHost: 1, mcp: 2, sessionHost: 2, vitest: 1, toleranceMs: 8000, cores: 2, load: 40,
     });
   });
 
   it("gives an idle 8-core machine four times the workers and the baseline's T", () => {
-    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 24, vitest: 12, toleranceMs: 2000 });
+    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 24, sessionHost: 24, vitest: 12, toleranceMs: 2000 });
   });
 
   it("takes a forced value from its environment variable, and ignores one that is not a positive whole number", () => {
