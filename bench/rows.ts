@@ -7,6 +7,7 @@ import { benchFlood } from "./row-flood.js";
 import { benchLogTail } from "./row-log-tail.js";
 import { benchOutputThroughput } from "./row-output-throughput.js";
 import { benchPollWakeup } from "./row-poll-wakeup.js";
+import { benchHostExecLatency, benchHostPollWakeup, benchHostSessions } from "./row-session-host.js";
 
 export interface RowDefinition {
   id: string;
@@ -22,5 +23,8 @@ export const ROWS: readonly RowDefinition[] = [
   { id: "flood", run: benchFlood },
   { id: "sessions-200", run: benchConcurrentSessions },
   { id: "log-tail", run: benchLogTail },
+  { id: "host-exec-true", run: benchHostExecLatency },
+  { id: "host-poll-wakeup", run: benchHostPollWakeup },
+  { id: "host-sessions-200", run: benchHostSessions },
   { id: "conformance", run: benchConformance, optional: true },
 ];
