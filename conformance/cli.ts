@@ -1,7 +1,7 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
 import { loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -14,6 +14,7 @@ import { DEFAULT_CALL_TIMEOUT_MS, TIMER_MAX_MS } from "./load-adapter.js";
 import catalog from "./catalog/rules.json" with { type: "json" };
 import type { RuleEntry } from "./catalog/spec-rules.js";
 import { readDivergences, type Divergences } from "./report/divergences.js";
+import { makeTempFolder, removeTempFolder } from "./temp-folders.js";
 import { NEWEST_EDITION, documentedTagExpression, findEdition, type Edition } from "./catalog/editions.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
@@ -234,8 +235,9 @@ export async function main(argv: string[]): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
-  // Without --report the matrix is still built, in a temporary folder, for the chapter table.
-  const reportDir = options.report ?? mkdtempSync(join(tmpdir(), "exec-conformance-"));
+  // Without --report the matrix is still built, in a temporary folder, for the chapter table; a signal that ends
+  // the kit removes it too (temp-folders.ts).
+  const reportDir = options.report ?? makeTempFolder("exec-conformance-report-");
   try {
     let success: boolean;
     try {
@@ -269,7 +271,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return success ? 0 : 1;
   } finally {
-    if (!options.report) rmSync(reportDir, { recursive: true, force: true });
+    if (!options.report) removeTempFolder(reportDir);
   }
 }
 

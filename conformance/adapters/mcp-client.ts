@@ -7,8 +7,7 @@
 // from the exit-event logging notifications, live sessions from `process list`. The rest of the adapter contract
 // has no MCP counterpart (fake executors, faults, the bridge, LangChain toolkits, clearFinished); the rules that
 // need it are listed, with reasons, in conformance/mcp-exclusions.json.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +16,7 @@ import type {
 } from "../adapter.js";
 import { mcpAdapterName } from "./mcp-adapter-name.js";
 import { McpProcessTransport } from "./mcp-process.js";
+import { makeTempFolder, removeTempFolder } from "../temp-folders.js";
 import { scheduleAbort } from "./scheduled-abort.js";
 import { resolveProgram } from "./stdio-client.js";
 
@@ -55,7 +55,7 @@ interface Session {
 
 async function startInstance(options: McpAdapterOptions, start: StartOptions): Promise<AdapterInstance> {
   if (start.executors || start.faults) throw new Error("MCP servers take no fake executors or faults (capabilities executor, faults).");
-  const configDir = mkdtempSync(join(tmpdir(), "exec-conformance-mcp-"));
+  const configDir = makeTempFolder("exec-conformance-mcp-");
   const configFile = join(configDir, "config.json");
   writeFileSync(configFile, JSON.stringify(start.config));
   const env = { ...start.env, ...(start.inputWaitIdleMs !== undefined ? { [INPUT_WAIT_ENV]: String(start.inputWaitIdleMs) } : {}) };
@@ -100,7 +100,7 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
   try {
     await sessionFor({ scope: "main" });
   } catch (error) {
-    rmSync(configDir, { recursive: true, force: true });
+    removeTempFolder(configDir);
     throw error;
   }
 
@@ -110,7 +110,7 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
     await Promise.all(opened.map((result) => (result.status === "fulfilled" ? result.value.transport.close() : undefined)));
     sessions.clear();
     queues.clear(); // the sessions' queues went with them
-    rmSync(configDir, { recursive: true, force: true });
+    removeTempFolder(configDir);
   })());
 
   return {

@@ -1,9 +1,9 @@
 // The adapter for implementations in any language: a program that speaks the stdio protocol
 // (conformance/PROTOCOL.md), started once per scenario with the scenario's environment.
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { AdapterInstance, Capability, ConformanceAdapter, StartOptions } from "../adapter.js";
+import { makeTempFolder, removeTempFolder } from "../temp-folders.js";
 import { StdioConnection } from "./stdio-connection.js";
 import { createStdioInstance, startImplementation, type Started } from "./stdio-instance.js";
 
@@ -69,16 +69,14 @@ class ReusePool {
 
   constructor(launch: (env: Record<string, string>) => StdioConnection) {
     this.#launch = launch;
-    process.once("exit", () => {
-      this.#idle?.killGroup();
-      if (this.#home) rmSync(this.#home, { recursive: true, force: true });
-    });
+    // The folder goes at process end by itself, also when a signal ends it (temp-folders.ts).
+    process.once("exit", () => this.#idle?.killGroup());
   }
 
   async start(start: StartOptions): Promise<AdapterInstance> {
     const reused = this.#idle?.usable ? this.#idle : undefined;
     this.#idle = undefined;
-    const connection = reused ?? this.#launch(neutralEnv((this.#home ??= mkdtempSync(join(tmpdir(), "exec-conformance-reuse-")))));
+    const connection = reused ?? this.#launch(neutralEnv((this.#home ??= makeTempFolder("exec-conformance-reuse-"))));
     const { capabilities } = await startImplementation(connection, start);
     return createStdioInstance(connection, capabilities, async () => {
       if (connection.usable) this.#idle = connection;
@@ -94,7 +92,7 @@ function neutralEnv(home: string): Record<string, string> {
 
 /** Runs the implementation once with a neutral environment and reads what its `start` answers. */
 async function probeImplementation(launch: (env: Record<string, string>) => StdioConnection): Promise<Started> {
-  const root = mkdtempSync(join(tmpdir(), "exec-conformance-probe-"));
+  const root = makeTempFolder("exec-conformance-probe-");
   const cwd = join(root, "work");
   const home = join(root, "home");
   for (const dir of [cwd, home]) mkdirSync(dir);
@@ -107,7 +105,7 @@ async function probeImplementation(launch: (env: Record<string, string>) => Stdi
     (error as Error).message = `Reading the capabilities of the stdio implementation failed (set CONFORMANCE_CAPABILITIES to skip this probe).\n${(error as Error).message}`;
     throw error;
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    removeTempFolder(root);
   }
 }
 

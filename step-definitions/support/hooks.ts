@@ -2,11 +2,11 @@
 // scenario; afterwards dispose, prove that no process of the scenario survives, and fail unchecked rejections.
 import { After, Before, BeforeAll, setDefaultTimeout, type ITestCaseHookParameter } from "@cucumber/cucumber";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Capability, ConformanceAdapter } from "../../conformance/adapter.js";
 import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
+import { makeTempFolder, removeTempFolder } from "../../conformance/temp-folders.js";
 import { findSurvivors, killSurvivors } from "./survivors.js";
 import { assertSameEvents, type ConformanceWorld } from "./world.js";
 
@@ -41,7 +41,8 @@ Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
     }
   }
   this.pty = tags.includes("@pty");
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "exec-conformance-")));
+  // Removed in After, or when the worker ends first (its kit killed): temp-folders.ts.
+  const root = makeTempFolder("exec-conformance-");
   this.tempDirs.push(root);
   this.cwd = join(root, "work");
   const home = join(root, "home");
@@ -67,7 +68,7 @@ After(async function (this: ConformanceWorld) {
   }
   const survivors = this.marker ? await findSurvivors(this.marker) : [];
   if (survivors.length > 0) killSurvivors(survivors);
-  for (const dir of this.tempDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of this.tempDirs) removeTempFolder(dir);
   if (survivors.length > 0) {
     throw new Error(`Processes started by this scenario survived disposal: ${survivors.map((s) => `${s.pid} ${s.command}`).join("; ")}`);
   }
