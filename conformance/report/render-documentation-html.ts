@@ -1,13 +1,16 @@
-// documentation.html: living documentation. Every edition of the documentation page, newest first, sentence by
-// sentence; each normative sentence carries the verdict of its rules and opens (a <details>, no script) to those
-// rules, their SPEC text and the scenarios that decide them with their Given/When/Then.
-import type { ComplianceMatrix, MatrixRow, RuleVerdict, ScenarioLink } from "./compliance-matrix.js";
+// documentation.html: living documentation, one file that opens offline. A tab in English (the statements that the
+// editions make) and one per edition of the documentation page, newest first, sentence by sentence; each normative
+// sentence carries the verdict of its rules and opens (a <details>) to its statements and links to those rules.
+// Each rule (its SPEC text, the scenarios that decide it) and each scenario (its Given/When/Then) is written once,
+// after the tabs: under every sentence that used them they made the page 4.8 MB (issue 35, item 5).
+import type { ComplianceMatrix, MatrixRow, RuleVerdict } from "./compliance-matrix.js";
 import {
   isNormative, sentenceRules, sentenceVerdict, sentenceVerdictLabel, type DocumentationEdition, type DocumentationMap, type SentenceEntry,
   type SentenceVerdict,
 } from "./documentation-map.js";
+import { ENGLISH_TAB_ID, tabsCss, tabsHtml, tabsScript, type Tab } from "./documentation-tabs.js";
 import { splitEdition, type EditionBlock } from "./edition-sentences.js";
-import { escapeHtml, inlineMarkdown } from "./html-text.js";
+import { escapeHtml, escapeText, inlineMarkdown } from "./html-text.js";
 import { STEPS_CSS, scenarioLink, stepsHtml } from "./render-scenarios-html.js";
 import { VERDICT_LABELS, headlineSentence, notApplicableLabel, ruleVerdictLabel, scenarioLocation, scenarioStatusLabel } from "./report-text.js";
 import { scenarioKey, type ScenarioStep } from "./scenario-steps.js";
@@ -30,8 +33,8 @@ const SENTENCE_VERDICTS: readonly SentenceVerdict[] = ["passed", "failed", "skip
 const STYLE = `
 body { font: 16px/1.6 system-ui, sans-serif; margin: 0 auto; max-width: 860px; padding: 1rem; color: #1f2328; }
 .s, blockquote, .why, .about { overflow-wrap: anywhere; }
-header p { margin: .35rem 0; } nav.editions a { display: inline-block; margin: 0 .75rem .25rem 0; }
-section.edition { margin-top: 2.5rem; border-top: 3px solid #d0d7de; } section.edition > h2 { margin: .75rem 0 .25rem; }
+header p { margin: .35rem 0; }
+section.edition > h2 { margin: .75rem 0 .25rem; }
 .about { color: #57606a; margin: 0 0 1rem; font-size: .95em; }
 .doc-h { font-size: 1.15rem; font-weight: 700; margin: 1.5rem 0 .25rem; } .label { margin: .75rem 0 .25rem; font-weight: 600; }
 ul.doc { list-style: none; padding-left: 0; margin: .25rem 0; } ul.doc > li { margin: .15rem 0; }
@@ -45,7 +48,9 @@ details.s > summary .v { margin-left: .4rem; vertical-align: .1em; }
 details.s[open] > summary { background: #f6f8fa; border-radius: 4px; }
 .why { margin: .35rem 0 .75rem; padding: .5rem .75rem; border: 1px solid #d0d7de; border-radius: 6px; font-size: 14px; line-height: 1.5; }
 .why p { margin: .25rem 0; } .statement { font-style: italic; }
-details.rule { margin: .4rem 0; } details.rule > summary { cursor: pointer; } details.rule > summary a { font-weight: 600; }
+#rules, #scenarios { margin-top: 2.5rem; border-top: 3px solid #d0d7de; }
+article.rule { margin: .6rem 0; padding: .4rem .6rem; border: 1px solid #d0d7de; border-radius: 6px; }
+article.rule h3 { margin: 0; font-size: 1rem; } article.rule:target, ul.scenarios details:target { outline: 3px solid #d4a72c; }
 blockquote.spec { color: #1f2328; font-size: 13.5px; }
 ul.scenarios { list-style: none; padding-left: .5rem; margin: .25rem 0; } ul.scenarios > li { margin: .2rem 0; }
 ul.scenarios summary { cursor: pointer; } .loc { font-size: 12px; color: #57606a; }
@@ -58,10 +63,19 @@ table.counts th, table.counts td { border: 1px solid #d0d7de; padding: .15rem .5
 ${BADGE_CSS}
 ${STEPS_CSS}`;
 
+/** Why a sentence is not normative when it is the documentation site's chrome, not the page's: left out of the page. */
+const SITE_CHROME = /^site navigation/;
+
 export function renderDocumentationHtml(input: DocumentationInput): string {
   const rows = new Map(input.matrix.rows.map((row) => [row.id, row]));
-  const editions = input.map.editions.map((edition) => editionSection(input, rows, edition));
+  const tabs: Tab[] = [
+    { id: ENGLISH_TAB_ID, label: "English", language: "en", html: englishSection(input, rows) },
+    ...input.map.editions.map((edition, index): Tab => ({
+      id: edition.id, label: `${edition.name}${index === 0 ? " (newest)" : ""}`, language: edition.language, html: editionSection(input, rows, edition),
+    })),
+  ];
   const counts = input.map.editions.map((edition) => countSentences(input.map, rows, edition));
+  const ruleIds = mappedRules(input.map, rows);
   const run = input.matrix.run;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -69,21 +83,23 @@ export function renderDocumentationHtml(input: DocumentationInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The documentation, sentence by sentence — ${escapeHtml(headlineSentence(input.matrix))}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${tabsCss(tabs)}</style>
 </head>
 <body>
 <header>
 <h1>The documentation, sentence by sentence</h1>
 <p>${run?.adapterName ? `Implementation <strong>${escapeHtml(run.adapterName)}</strong> · ` : ""}<strong>${escapeHtml(headlineSentence(input.matrix))}</strong>`
   + `${run ? ` · generated ${escapeHtml(run.generatedAt)}` : ""}.</p>
-<p>Each normative sentence of each edition shows the verdict of the SPEC rules that encode it; open it for the rules, their text `
-  + `and the scenarios that decide them. Sentences in grey are not normative (headings, labels, navigation). `
+<p>Each normative sentence of each edition shows the verdict of the SPEC rules that encode it; open it for its statements `
+  + `and its rules. Sentences in grey are not normative (headings, labels). The <a href="#rules">rules</a>, with their text and the `
+  + `scenarios that decide them, follow the editions. `
   + `See also <a href="compliance.html">compliance.html</a>, <a href="spec.html">spec.html</a> and <a href="scenarios.html">scenarios.html</a>.</p>
 <p class="legend">${SENTENCE_VERDICTS.map((verdict) => verdictBadge(verdict, escapeHtml(legend(verdict)))).join(" ")}</p>
 ${countsTable(input.map.editions, counts)}
-<nav class="editions">${input.map.editions.map((edition, index) => `<a href="#${edition.id}">${escapeHtml(edition.name)}${index === 0 ? " (newest)" : ""}</a>`).join("")}</nav>
 </header>
-${editions.join("\n")}
+${tabsHtml(tabs)}
+${rulesSection(input, rows, ruleIds)}
+${tabsScript(tabs)}
 </body>
 </html>
 `;
@@ -125,17 +141,20 @@ function outcomeOf(map: DocumentationMap, rows: ReadonlyMap<string, MatrixRow>, 
 
 function editionSection(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, edition: DocumentationEdition): string {
   const text = input.editionTexts[edition.id];
-  if (text === undefined) return `<section class="edition" id="${edition.id}"><h2>${escapeHtml(edition.name)}</h2><p>The page is missing from this kit.</p></section>`;
+  if (text === undefined) return `<section class="edition" id="${edition.id}" role="tabpanel"><h2>${escapeHtml(edition.name)}</h2><p>The page is missing from this kit.</p></section>`;
   const entries = new Map<string, SentenceEntry[]>();
   for (const entry of edition.sentences) entries.set(entry.text, [...(entries.get(entry.text) ?? []), entry]);
   const sentence = (text: string): string => sentenceHtml(input, rows, text, entries.get(text)?.shift());
+  const chrome = new Set(edition.sentences.filter((entry) => !isNormative(entry) && SITE_CHROME.test(entry.notNormative)).map((entry) => entry.text));
   const html: string[] = [];
   let list: { kind: string; items: string[] } | undefined;
   const flush = (): void => {
     if (list) html.push(`<ul class="doc ${list.kind}">${list.items.map((item) => `<li>${item}</li>`).join("")}</ul>`);
     list = undefined;
   };
-  for (const block of splitEdition(text)) {
+  for (const whole of splitEdition(text)) {
+    const block = { ...whole, sentences: whole.sentences.filter((candidate) => !chrome.has(candidate)) };
+    if (block.sentences.length === 0) continue;
     if (block.kind !== "item" && block.kind !== "row") flush();
     html.push(...blockHtml(block, sentence, (item) => {
       if (list?.kind !== block.kind) {
@@ -146,7 +165,7 @@ function editionSection(input: DocumentationInput, rows: ReadonlyMap<string, Mat
     }));
   }
   flush();
-  return `<section class="edition" id="${edition.id}" lang="${escapeHtml(edition.language)}">
+  return `<section class="edition" id="${edition.id}" lang="${escapeHtml(edition.language)}" role="tabpanel">
 <h2 lang="en">${escapeHtml(edition.name)}</h2>
 <p class="about" lang="en">${inlineMarkdown(edition.description)} <code>docs/${escapeHtml(edition.file)}</code></p>
 ${html.join("\n")}
@@ -169,7 +188,7 @@ function blockHtml(block: EditionBlock, sentence: (text: string) => string, addI
 }
 
 function sentenceText(text: string): string {
-  return text.startsWith("{") ? `<pre class="doc"><code>${escapeHtml(text)}</code></pre>` : inlineMarkdown(text).replace(/ \| /g, " — ");
+  return text.startsWith("{") ? `<pre class="doc"><code>${escapeText(text)}</code></pre>` : inlineMarkdown(text).replace(/ \| /g, " — ");
 }
 
 function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, text: string, entry: SentenceEntry | undefined): string {
@@ -186,26 +205,79 @@ function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, Matri
     const sections = statement?.sections?.length ? ` (also ${statement.sections.map(escapeHtml).join("; ")}, not verified here)` : "";
     return `<p><strong>${id}</strong> <span class="statement" lang="en">${inlineMarkdown(statement?.text ?? "unknown statement")}</span>${sections}</p>`;
   });
-  const rules = sentenceRules(input.map, entry).map((id) => ruleHtml(input, rows.get(id), id));
   return `<details class="s"><summary>${sentenceText(text)}${verdictBadge(outcome.verdict, escapeHtml(label))}</summary>
-<div class="why" lang="en">${statements.join("")}${rules.join("\n")}</div></details>`;
+<div class="why" lang="en">${statements.join("")}${ruleLinks(rows, sentenceRules(input.map, entry))}</div></details>`;
 }
 
-function ruleHtml(input: DocumentationInput, row: MatrixRow | undefined, id: string): string {
+/**
+ * A sentence's or a statement's rules: each a link to its entry under "Rules", its verdict in words unless it passed
+ * (the sentence's badge says the rest). Short, since the four editions hold some 1,400 of them.
+ */
+function ruleLinks(rows: ReadonlyMap<string, MatrixRow>, ids: readonly string[]): string {
+  const links = ids.map((id) => {
+    const row = rows.get(id);
+    const verdict = row?.verdict ?? "no scenario";
+    return `<a href="#r-${id}">${id}</a>${verdict === "passed" ? "" : ` <small>${verdict}</small>`}`;
+  });
+  return `<p class="rules">Rules: ${links.join(", ")}.</p>`;
+}
+
+/** The English tab: each statement of SPEC Appendix A with its verdict, its rules and the editions that state it. */
+function englishSection(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>): string {
+  const statedBy = new Map<string, string[]>();
+  for (const edition of input.map.editions) {
+    for (const entry of edition.sentences) {
+      if (!isNormative(entry)) continue;
+      for (const id of entry.statements) statedBy.set(id, [...new Set([...(statedBy.get(id) ?? []), edition.name])]);
+    }
+  }
+  const items = Object.entries(input.map.statements).map(([id, statement]) => {
+    const outcome = sentenceVerdict(statement.rules.map((rule): RuleVerdict => rows.get(rule)?.verdict ?? "no scenario"));
+    const editions = statedBy.get(id) ?? [];
+    const sections = statement.sections?.length ? `<p>Also ${statement.sections.map(escapeHtml).join("; ")}, not verified here.</p>` : "";
+    return `<details class="s"><summary><strong>${id}</strong> ${inlineMarkdown(statement.text)}${verdictBadge(outcome.verdict, escapeHtml(sentenceVerdictLabel(outcome)))}</summary>
+<div class="why"><p>Stated by ${editions.length ? editions.map(escapeHtml).join(", ") : "no edition"}.</p>${sections}${ruleLinks(rows, statement.rules)}</div></details>`;
+  });
+  return `<section class="edition" id="${ENGLISH_TAB_ID}" lang="en" role="tabpanel">
+<h2>English: what the editions state</h2>
+<p class="about">The statements of SPEC Appendix A, in English: N… as the newest edition states them, L… what only older editions `
+  + `state. The other tabs show each edition's own text, sentence by sentence.</p>
+${items.join("\n")}
+</section>`;
+}
+
+/** The rules that a statement of the map names, in catalog order. */
+function mappedRules(map: DocumentationMap, rows: ReadonlyMap<string, MatrixRow>): string[] {
+  const named = new Set(Object.values(map.statements).flatMap((statement) => statement.rules));
+  return [...rows.keys(), ...[...named].filter((id) => !rows.has(id))].filter((id) => named.has(id));
+}
+
+/** Each mapped rule once; each scenario with its steps once, under the first rule it decides, and linked from the others. */
+function rulesSection(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, ids: readonly string[]): string {
+  const shown = new Set<string>();
+  return `<section id="rules"><h2>Rules and their scenarios</h2>\n${ids.map((id) => ruleHtml(input, rows.get(id), id, shown)).join("\n")}\n</section>`;
+}
+
+/** A scenario's anchor in this page, short: `s-poll-42` for features/poll.feature:42 (some 1,000 ids and links). */
+const localAnchor = (link: { uri: string; line?: number }): string => `s-${link.uri.replace(/^features\//, "").replace(/\.feature$/, "").replace(/[^A-Za-z0-9]+/g, "-")}-${link.line ?? 0}`;
+
+function ruleHtml(input: DocumentationInput, row: MatrixRow | undefined, id: string, shown: Set<string>): string {
   const verdict: RuleVerdict = row?.verdict ?? "no scenario";
   const label = row ? ruleVerdictLabel(row) : VERDICT_LABELS["no scenario"];
   const text = input.ruleTexts.get(id) ?? row?.summary ?? "";
-  const scenarios = (row?.scenarios ?? []).map((link) => scenarioHtml(input, link));
+  const scenarios = (row?.scenarios ?? []).map((link) => {
+    // A scenario whose status is its rule's verdict (passed, not run) needs no badge of its own; a failed one does.
+    const badge = link.status === verdict && verdict !== "failed" ? "" : `${verdictBadge(link.status, escapeHtml(scenarioStatusLabel(link)))} `;
+    const location = `<span class="loc">${escapeText(scenarioLocation(link).replace(/^features\//, ""))}</span>`;
+    if (shown.has(scenarioKey(link))) return `<li>${badge}<a href="#${localAnchor(link)}">${escapeText(link.name)}</a> ${location}</li>`;
+    shown.add(scenarioKey(link));
+    return `<li><details id="${localAnchor(link)}"><summary>${badge}${escapeText(link.name)} ${location}</summary>`
+      + `${stepsHtml(input.steps.get(scenarioKey(link)) ?? [])}</details></li>`;
+  });
   const also = row?.alsoExercisedBy.length
     ? `<p>Also exercised by ${row.alsoExercisedBy.map((link) => `<a href="${scenarioLink(link)}">${escapeHtml(link.name)}</a> (${escapeHtml(scenarioStatusLabel(link))})`).join(", ")}.</p>`
     : "";
-  return `<details class="rule"><summary><a href="${specLink(id)}">${id}</a> <small>${row?.profile ?? ""}</small> ${verdictBadge(verdict, escapeHtml(label))}</summary>
+  return `<article class="rule" id="r-${id}"><h3><a href="${specLink(id)}">${id}</a> <small>${row?.profile ?? ""}</small> ${verdictBadge(verdict, escapeHtml(label))}</h3>
 <blockquote class="spec">${inlineMarkdown(text)}</blockquote>
-${scenarios.length ? `<ul class="scenarios">${scenarios.join("")}</ul>` : "<p>No scenario verifies this rule.</p>"}${also}</details>`;
-}
-
-function scenarioHtml(input: DocumentationInput, link: ScenarioLink): string {
-  return `<li><details><summary>${verdictBadge(link.status, escapeHtml(scenarioStatusLabel(link)))} ${escapeHtml(link.name)} `
-    + `<a class="loc" href="${scenarioLink(link)}">${escapeHtml(scenarioLocation(link))}</a></summary>`
-    + `${stepsHtml(input.steps.get(scenarioKey(link)) ?? [])}</details></li>`;
+${scenarios.length ? `<ul class="scenarios">${scenarios.join("")}</ul>` : "<p>No scenario verifies this rule.</p>"}${also}</article>`;
 }

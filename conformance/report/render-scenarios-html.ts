@@ -2,7 +2,7 @@
 // its own anchor (`scenarios.html#s-features-poll-feature-42`). cucumber.html opens a linked scenario inside a
 // collapsed feature; the compliance matrix links here instead.
 import { RULE_TAG } from "../catalog/feature-tags.js";
-import { escapeHtml } from "./html-text.js";
+import { escapeHtml, escapeText } from "./html-text.js";
 import { scenarioLocation, scenarioStatusLabel } from "./report-text.js";
 import { scenarioAnchor, scenarioKey, type ScenarioStep } from "./scenario-steps.js";
 import type { ScenarioResult } from "./scenario-results.js";
@@ -15,24 +15,29 @@ export const scenarioLink = (scenario: { uri: string; line?: number }): string =
 export const STEPS_CSS = `
 ol.steps { list-style: none; margin: .35rem 0; padding: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
 ol.steps li { padding: .1rem .4rem; border-left: 3px solid #d0d7de; overflow-wrap: anywhere; }
-ol.steps li.passed { border-color: #4ac26b; } ol.steps li.failed { border-color: #cf222e; background: #ffebe9; }
+ol.steps.passed li, ol.steps li.passed { border-color: #4ac26b; } ol.steps li.failed { border-color: #cf222e; background: #ffebe9; }
 ol.steps li.skipped, ol.steps li.undefined, ol.steps li.pending { border-color: #d4a72c; }
-ol.steps .kw { font-weight: 700; color: #8250df; }
+ol.steps b { color: #8250df; }
 ol.steps pre { margin: .2rem 0; padding: .35rem; background: #f6f8fa; overflow-x: auto; white-space: pre; }
 ol.steps pre.error { background: #fff; color: #a40e26; white-space: pre-wrap; }
 ol.steps table { border-collapse: collapse; margin: .2rem 0; } ol.steps td { border: 1px solid #d0d7de; padding: 0 .3rem; }`;
 
-/** Given/When/Then as an ordered list; a failed step shows its message. */
+/**
+ * Given/When/Then as an ordered list; a failed step shows its message. When every step has one status it is the
+ * list's class, not each step's: documentation.html holds some 900 scenarios, and its size is bounded (issue 35).
+ */
 export function stepsHtml(steps: readonly ScenarioStep[]): string {
   if (steps.length === 0) return "<p><em>No steps recorded for this scenario.</em></p>";
+  const statuses = new Set(steps.map((step) => step.status));
+  const shared = statuses.size === 1 ? steps[0]?.status : undefined;
   const items = steps.map((step) => {
-    const status = step.status ? ` class="${step.status.toLowerCase()}"` : "";
-    const doc = step.docString === undefined ? "" : `<pre>${escapeHtml(step.docString)}</pre>`;
-    const table = step.dataTable ? `<table>${step.dataTable.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("")}</table>` : "";
-    const error = step.message && step.status === "FAILED" ? `<pre class="error">${escapeHtml(firstLines(step.message, 12))}</pre>` : "";
-    return `<li${status}><span class="kw">${escapeHtml(step.keyword.trim())}</span> ${escapeHtml(step.text)}${doc}${table}${error}</li>`;
+    const status = step.status && !shared ? ` class="${step.status.toLowerCase()}"` : "";
+    const doc = step.docString === undefined ? "" : `<pre>${escapeText(step.docString)}</pre>`;
+    const table = step.dataTable ? `<table>${step.dataTable.map((row) => `<tr>${row.map((cell) => `<td>${escapeText(cell)}</td>`).join("")}</tr>`).join("")}</table>` : "";
+    const error = step.message && step.status === "FAILED" ? `<pre class="error">${escapeText(firstLines(step.message, 12))}</pre>` : "";
+    return `<li${status}><b>${escapeText(step.keyword.trim())}</b> ${escapeText(step.text)}${doc}${table}${error}</li>`;
   });
-  return `<ol class="steps">${items.join("")}</ol>`;
+  return `<ol class="steps${shared ? ` ${shared.toLowerCase()}` : ""}">${items.join("")}</ol>`;
 }
 
 /** Tags, with rule tags linked to their SPEC text. */

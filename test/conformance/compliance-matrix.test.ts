@@ -456,8 +456,8 @@ describe("a kit run with --report", () => {
     const html = readFileSync(join(dir, "report/scenarios.html"), "utf8");
     const failing = html.slice(html.indexOf('<article id="s-'), html.length).split("</article>")
       .find((article) => article.includes("a failing doc scenario")) ?? "";
-    expect(failing).toMatch(/<span class="kw">When<\/span> exec runs &quot;echo hi&quot;/);
-    expect(failing).toMatch(/<li class="failed"><span class="kw">Then<\/span> the text is &quot;bye&quot;<pre class="error">/);
+    expect(failing).toMatch(/<b>When<\/b> exec runs "echo hi"/);
+    expect(failing).toMatch(/<li class="failed"><b>Then<\/b> the text is "bye"<pre class="error">/);
     expect(html).toContain('<span class="v v-not-applicable">not applicable (capability pty missing)</span> a pty scenario the adapter cannot run');
   });
 

@@ -221,9 +221,10 @@ describe("documentation.html rendered from a fixture result", () => {
     return end === -1 ? rest : rest.slice(0, end);
   };
 
-  it("is one standalone page: no script, no external asset, a viewport for phones", () => {
+  it("is one standalone page: no external asset, one inline script (the tab to open), a viewport for phones", () => {
     expect(html).toMatch(/^<!DOCTYPE html>/);
-    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/);
+    expect(html).not.toMatch(/<link|<img|@import|url\(|<script [^>]*src/);
+    expect(html.match(/<script>/g)).toHaveLength(1);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html).toContain("@media (max-width: 640px)");
   });
@@ -234,7 +235,7 @@ describe("documentation.html rendered from a fixture result", () => {
     expect(sentence("Foreground runs return output directly.")).toContain('<span class="v v-not-applicable">not applicable (capability pty missing)</span></summary>');
     expect(sentence("Sessions are lost on restart.")).toContain('<span class="v v-not-run">not run</span></summary>');
     expect(sentence("<code>timeout</code> — kill after this timeout")).toContain('<span class="v v-not-run">not run</span></summary>');
-    expect(sentence("\\{ &quot;tool&quot;")).toContain('<span class="v v-passed">all 2 rules passed</span></summary>');
+    expect(sentence('\\{ "tool"')).toContain('<span class="v v-passed">all 2 rules passed</span></summary>');
   });
 
   it("shows sentences that are not normative without a badge, with the reason", () => {
@@ -246,16 +247,25 @@ describe("documentation.html rendered from a fixture result", () => {
     expect(sentence("A sentence nobody mapped.")).toContain('<span class="v v-failed">not in the documentation map</span>');
   });
 
-  it("opens a sentence to its statement, its rules with their SPEC text and verdict, and its scenarios with their steps", () => {
+  it("opens a sentence to its statement and links to its rules, each with its verdict unless it passed", () => {
     const opened = sentence("The exec tool runs shell commands.");
     expect(opened).toContain('<p><strong>N01</strong> <span class="statement" lang="en">Runs shell commands.</span></p>');
-    expect(opened).toContain('<summary><a href="spec.html#EXEC-01">EXEC-01</a> <small>doc</small> <span class="v v-passed">passed</span></summary>');
-    expect(opened).toContain('<blockquote class="spec">The exec tool MUST run <code>command</code> in a shell.</blockquote>');
-    expect(opened).toContain('<span class="v v-passed">passed</span> exec runs a command <a class="loc" href="scenarios.html#s-features-exec-feature-5">features/exec.feature:5</a>');
-    expect(opened).toContain('<li class="passed"><span class="kw">Given</span> a fresh engine</li><li class="passed"><span class="kw">When</span> exec runs &quot;echo hi&quot;</li>'
-      + '<li class="passed"><span class="kw">Then</span> the text is &quot;hi&quot;<pre>hi</pre></li>');
-    expect(sentence("Foreground runs return output directly.")).toContain('<span class="v v-not-applicable">not applicable (capability pty missing)</span> a pty result');
+    expect(opened).toContain('<p class="rules">Rules: <a href="#r-EXEC-01">EXEC-01</a>, <a href="#r-EXEC-02">EXEC-02</a>.</p>');
+    expect(sentence("The process tool manages sessions.")).toContain('<a href="#r-PROC-01">PROC-01</a> <small>failed</small>');
     expect(sentence("Sessions are lost on restart.")).toContain("(also §14 (persistence), not verified here)");
+  });
+
+  it("writes each rule once, with its SPEC text, and each scenario once, with its steps, under its first rule", () => {
+    const rule = (id: string): string => html.slice(html.indexOf(`<article class="rule" id="r-${id}">`), html.indexOf("</article>", html.indexOf(`id="r-${id}"`)));
+    expect(html.match(/<article class="rule" id="r-EXEC-01">/g)).toHaveLength(1);
+    expect(rule("EXEC-01")).toContain('<h3><a href="spec.html#EXEC-01">EXEC-01</a> <small>doc</small> <span class="v v-passed">passed</span></h3>');
+    expect(rule("EXEC-01")).toContain('<blockquote class="spec">The exec tool MUST run <code>command</code> in a shell.</blockquote>');
+    expect(rule("EXEC-01")).toContain('<li><details id="s-exec-5"><summary>exec runs a command <span class="loc">exec.feature:5</span></summary>'
+      + '<ol class="steps passed"><li><b>Given</b> a fresh engine</li><li><b>When</b> exec runs "echo hi"</li><li><b>Then</b> the text is "hi"<pre>hi</pre></li></ol>');
+    // EXEC-02 is decided by the same scenario: a link to it, not its steps again
+    expect(rule("EXEC-02")).toContain('<li><a href="#s-exec-5">exec runs a command</a> <span class="loc">exec.feature:5</span></li>');
+    expect(html.match(/<b>Given<\/b> a fresh engine/g)).toHaveLength(1);
+    expect(rule("RES-03")).toContain('<details id="s-results-9"><summary>a pty result');
   });
 
   it("counts the normative sentences of each edition by verdict", () => {
@@ -266,7 +276,7 @@ describe("documentation.html rendered from a fixture result", () => {
     const page = renderScenariosHtml(scenarios, steps);
     expect(page).toContain('<article id="s-features-exec-feature-5">');
     expect(page).toContain('<a href="spec.html#EXEC-01">@EXEC-01</a> <a href="spec.html#EXEC-02">@EXEC-02</a> @doc');
-    expect(page).toContain('<li class="passed"><span class="kw">Given</span> a fresh engine</li>');
+    expect(page).toContain('<ol class="steps passed"><li><b>Given</b> a fresh engine</li>');
     expect(page).not.toContain("<details");
   });
 });
