@@ -36,7 +36,7 @@ export function tabsHtml(tabs: readonly Tab[]): string {
 
 /**
  * Opens the tab a link names, else the first edition in one of the reader's languages (English, or a language no
- * edition has, keeps the English tab); a link to anything else opens the <details> around its target.
+ * edition has, keeps the English tab); a link to anything else opens the tab and the <details> around its target.
  */
 export function tabsScript(tabs: readonly Tab[]): string {
   const languages = Object.fromEntries(tabs.map(({ id, language }) => [id, primarySubtag(language)]));
@@ -47,7 +47,10 @@ export function tabsScript(tabs: readonly Tab[]): string {
   const follow = () => {
     const id = decodeURIComponent(location.hash.slice(1));
     if (!id || choose(id)) return Boolean(id);
-    for (let node = document.getElementById(id); node; node = node.parentElement) if (node.tagName === "DETAILS") node.open = true;
+    for (let node = document.getElementById(id); node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+      if (node.getAttribute("role") === "tabpanel") choose(node.id);
+    }
     return true;
   };
   if (!follow()) {

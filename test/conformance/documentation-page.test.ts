@@ -3,14 +3,16 @@
 // opens in English and shows each edition's text under its tab (issue 37). The browser is Debian's chromium,
 // driven by playwright-core; without it the browser tests are skipped, and say why.
 import { TestStepResultStatus } from "@cucumber/messages";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import catalog from "../../conformance/catalog/rules.json" with { type: "json" };
 import documentationMap from "../../conformance/catalog/documentation-map.json" with { type: "json" };
 import type { RuleEntry } from "../../conformance/catalog/spec-rules.js";
 import { buildComplianceMatrix } from "../../conformance/report/compliance-matrix.js";
-import type { DocumentationMap } from "../../conformance/report/documentation-map.js";
+import { isNormative, type DocumentationMap } from "../../conformance/report/documentation-map.js";
 import { renderDocumentationHtml } from "../../conformance/report/render-documentation-html.js";
 import type { ScenarioResult } from "../../conformance/report/scenario-results.js";
 import { readFeatureScenarios, scenarioKey, type ScenarioStep } from "../../conformance/report/scenario-steps.js";
@@ -19,6 +21,8 @@ import { readRuleTexts } from "../../conformance/report/spec-document.js";
 const ROOT = new URL("../..", import.meta.url).pathname;
 const MAP = documentationMap as DocumentationMap;
 const MAX_BYTES = 1_000_000;
+/** Debian's chromium (apt-get install chromium; .ci/run installs it): Playwright's own browser download is not used. */
+const CHROMIUM = "/usr/bin/chromium";
 
 /** The page after a run in which every scenario of the kit ran: one failed, the others passed. */
 function renderWholeKit(): string {
@@ -56,4 +60,79 @@ describe("documentation.html of the whole kit", () => {
     expect(html).not.toContain("llms.txt");
     expect(html).not.toContain("Hoppa till huvudinnehåll");
   });
+});
+
+/** An edition's first normative sentence without Markdown marks: its text as a reader sees it. */
+function firstPlainSentence(editionId: string): string {
+  const edition = MAP.editions.find((candidate) => candidate.id === editionId);
+  const entry = edition?.sentences.find((candidate) => isNormative(candidate) && !/[`*{|]/.test(candidate.text));
+  if (!entry) throw new Error(`edition ${editionId} has no plain normative sentence`);
+  return entry.text;
+}
+
+const browserTests = existsSync(CHROMIUM)
+  ? describe
+  : describe.skip;
+
+browserTests(existsSync(CHROMIUM) ? "documentation.html in headless Chromium" : `documentation.html in headless Chromium: skipped, no browser at ${CHROMIUM} (apt-get install chromium)`, () => {
+  let browser: Browser | undefined;
+  let dir = "";
+  let url = "";
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "documentation-page-test-"));
+    writeFileSync(join(dir, "documentation.html"), html);
+    url = `file://${join(dir, "documentation.html")}`;
+    // root on the test machines: chromium refuses to start sandboxed as root
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A page opened in a browser whose reader's languages are `locale`. */
+  const open = async (locale: string) => {
+    const context = await browser!.newContext({ locale, viewport: { width: 1024, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    return { page, close: () => context.close() };
+  };
+
+  it("opens in English, with the verdicts on its first screen", async () => {
+    const { page, close } = await open("en-US");
+    try {
+      expect(await page.locator("#english").isVisible()).toBe(true);
+      for (const edition of MAP.editions) expect(await page.locator(`#${edition.id}`).isVisible(), edition.id).toBe(false);
+      expect(await page.locator("header .legend .v-passed").isVisible()).toBe(true);
+      expect(await page.locator("#english details.s .v").first().isVisible()).toBe(true);
+      await page.screenshot({ path: join(dir, "first-screen.png") });
+      if (process.env["DOCUMENTATION_SCREENSHOT"]) writeFileSync(process.env["DOCUMENTATION_SCREENSHOT"], readFileSync(join(dir, "first-screen.png")));
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("shows each edition's text under its tab, and no other", async () => {
+    const { page, close } = await open("en-US");
+    try {
+      for (const edition of MAP.editions) {
+        await page.locator(`label[for="tab-${edition.id}"]`).click();
+        expect(await page.locator(`#${edition.id}`).isVisible(), edition.id).toBe(true);
+        expect(await page.locator("#english").isVisible()).toBe(false);
+        expect(await page.locator(`#${edition.id}`).innerText()).toContain(firstPlainSentence(edition.id));
+      }
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("opens the edition in the reader's language when the browser names one", async () => {
+    const { page, close } = await open("ja-JP");
+    try {
+      expect(await page.locator("#ja").isVisible()).toBe(true);
+      expect(await page.locator("#english").isVisible()).toBe(false);
+    } finally {
+      await close();
+    }
+  }, 60_000);
 });
