@@ -268,6 +268,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(`Compliance matrix: ${written.markdownPath} (${lowerFirst(headlineSentence(written.matrix))})`);
     } else {
       console.log(headlineSentence(written.matrix));
+      console.log("No report was kept: give --report <dir> for compliance.md, documentation.html and the other reports.");
     }
     return success ? 0 : 1;
   } finally {

@@ -3,10 +3,14 @@
 // otherwise (CI logs) a plain line at every tenth of the run and one per failed scenario.
 import { SummaryFormatter, type IFormatterOptions } from "@cucumber/cucumber";
 import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
+import { isAbsolute, relative, resolve } from "node:path";
 
 const FAILING: readonly TestStepResultStatus[] = ["FAILED", "AMBIGUOUS", "UNDEFINED", "PENDING"] as TestStepResultStatus[];
 const PLAIN_STEPS = 10;
 const RULE_TAG = /^@([A-Z]+-\d+)$/;
+const SLOW_TAG = "@slow";
+/** The list of loaded feature files is wrapped at this width. */
+const CONSOLE_COLUMNS = 100;
 /** The live line is redrawn this often, so that the elapsed time moves even while the @slow scenarios run first. */
 const TICK_MS = 1000;
 /** An estimate of the rest is shown only once this many scenarios finished, and this share of the run. */
@@ -18,24 +22,35 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
   readonly #names = new Map<string, string>();
   readonly #caseOfStart = new Map<string, string>();
   readonly #failedStarts = new Set<string>();
+  readonly #slowPickles = new Set<string>();
+  readonly #featureFiles: string[] = [];
   #total = 0;
+  #slow = 0;
   #done = 0;
   #failed = 0;
   #startedAt = Date.now();
   #plainStepsShown = 0;
   readonly #live: boolean;
+  readonly #cwd: string;
   #ticker: NodeJS.Timeout | undefined;
 
   constructor(options: IFormatterOptions) {
     super(options);
     this.#live = (options.stream as { isTTY?: boolean }).isTTY === true;
+    this.#cwd = options.cwd;
     options.eventBroadcaster.on("envelope", (envelope: Envelope) => this.#onEnvelope(envelope));
   }
 
-  /** From the first second: the live line on a terminal, ticking; one plain line otherwise (once the total is known). */
+  /**
+   * From the first second: the feature files loaded, then the live line on a terminal, ticking; one plain line
+   * otherwise (once the total is known), which mentions the @slow scenarios only when some were selected.
+   */
   #firstScenarioStarted(): void {
+    this.log(`${featureFilesLine(this.#featureFiles)}\n`);
     if (!this.#live) {
-      this.log(`${this.#total} scenarios to run; the @slow ones start first, so the first results can take minutes.\n`);
+      const slow = this.#slow === 0 ? "."
+        : `; ${this.#slow === 1 ? "the @slow one starts" : `the ${this.#slow} @slow ones start`} first, so the first results can take minutes.`;
+      this.log(`${this.#total} scenarios to run${slow}\n`);
       return;
     }
     this.log(`\r\u001b[K${this.#progressLine()}`);
@@ -43,14 +58,24 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
     this.#ticker.unref();
   }
 
+  /** A feature file as the user named it: relative to the kit's folder when inside it, absolute otherwise. */
+  #shownPath(uri: string): string {
+    const path = resolve(this.#cwd, uri);
+    const inside = relative(this.#cwd, path);
+    return inside.startsWith("..") || isAbsolute(inside) ? path : inside;
+  }
+
   #onEnvelope(envelope: Envelope): void {
+    if (envelope.gherkinDocument?.uri) this.#featureFiles.push(this.#shownPath(envelope.gherkinDocument.uri));
     if (envelope.pickle) {
+      if (envelope.pickle.tags.some((tag) => tag.name === SLOW_TAG)) this.#slowPickles.add(envelope.pickle.id);
       // The rules a scenario checks, by ID, so that a failure line names them (issue 37).
       const rules = [...new Set(envelope.pickle.tags.map((tag) => RULE_TAG.exec(tag.name)?.[1]).filter(Boolean))];
       this.#names.set(envelope.pickle.id, `${envelope.pickle.uri}: ${envelope.pickle.name}${rules.length > 0 ? ` (${rules.join(", ")})` : ""}`);
     }
     if (envelope.testCase) {
       this.#total += 1;
+      if (this.#slowPickles.has(envelope.testCase.pickleId)) this.#slow += 1;
       this.#names.set(envelope.testCase.id, this.#names.get(envelope.testCase.pickleId) ?? "");
     }
     if (envelope.testRunStarted) this.#startedAt = Date.now();
@@ -97,6 +122,18 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
     if (this.#live) this.log("\r\u001b[K");
     super.logSummary(...args);
   }
+}
+
+/** "Feature files (2): features/list.feature, features/poll.feature", wrapped, so that a run shows what it loaded. */
+export function featureFilesLine(files: readonly string[]): string {
+  const lines = [`Feature files (${files.length}):`];
+  for (const [index, file] of files.entries()) {
+    const entry = `${file}${index < files.length - 1 ? "," : ""}`;
+    const last = lines.length - 1;
+    if (`${lines[last]} ${entry}`.length <= CONSOLE_COLUMNS) lines[last] = `${lines[last]} ${entry}`;
+    else lines.push(`  ${entry}`);
+  }
+  return lines.join("\n");
 }
 
 const seconds = (ms: number): string => `${Math.round(ms / 1000)}s`;

@@ -86,11 +86,21 @@ export function headlineSentence(matrix: Pick<ComplianceMatrix, "run" | "rows" |
   return `Level reached: ${levelSentence(matrix)}`;
 }
 
-/** "Documented + compatibility is not reached; rules blocking it: 2 failed, 1 not run." */
+/**
+ * What keeps the next level from being reached. Rules that were not run were not selected (a run at level Documented
+ * does not select the legacy-doc rules): they leave the level unassessed, and never read as blocking it.
+ * "Reference is not reached; rules blocking it: 2 failed (and 7 not selected)."
+ * "Documented + compatibility was not assessed: 7 of its rules were not selected by this run."
+ */
 export function nextLevelSentence(matrix: Pick<ComplianceMatrix, "nextLevel">): string | undefined {
   const next = matrix.nextLevel;
   if (!next) return undefined;
-  const parts = Object.entries(next.blockedBy).map(([verdict, count]) => `${count} ${verdict}`);
-  if (parts.length === 0) return `${next.name} is not reached: none of its rules passed.`;
-  return `${next.name} is not reached; rules blocking it: ${parts.join(", ")}.`;
+  const { "not run": notSelected = 0, ...blocking } = next.blockedBy;
+  const parts = Object.entries(blocking).map(([verdict, count]) => `${count} ${verdict}`);
+  const unselected = notSelected === 0 ? "" : `${notSelected} ${notSelected === 1 ? "rule" : "rules"} not selected`;
+  if (parts.length > 0) return `${next.name} is not reached; rules blocking it: ${parts.join(", ")}${unselected ? ` (and ${unselected})` : ""}.`;
+  if (notSelected > 0) {
+    return `${next.name} was not assessed: ${notSelected} of its rules ${notSelected === 1 ? "was" : "were"} not selected by this run (see --level).`;
+  }
+  return `${next.name} is not reached: none of its rules passed.`;
 }

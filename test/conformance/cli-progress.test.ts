@@ -25,6 +25,14 @@ const FEATURE = `Feature: fixture
     Then the text is "bye"
 `;
 
+const SLOW_FEATURE = `Feature: slow fixture
+
+  @SET-02 @doc @slow
+  Scenario: tagged slow
+    When exec runs "echo hi"
+    Then the text is "hi"
+`;
+
 let dir = "";
 const kitArgs = (): string[] => ["conformance/bin.mjs", "--adapter", join(dir, "adapter.mjs"), "--paths", join(dir, "features/fixture.feature")];
 
@@ -33,6 +41,7 @@ beforeAll(() => {
   mkdirSync(join(dir, "features"));
   writeFileSync(join(dir, "adapter.mjs"), ADAPTER);
   writeFileSync(join(dir, "features/fixture.feature"), FEATURE);
+  writeFileSync(join(dir, "features/slow.feature"), SLOW_FEATURE);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,13 +51,26 @@ describe("the kit's console output", () => {
       execFile(process.execPath, kitArgs(), { cwd: ROOT, timeout: 90_000 }, (_error, out) => resolve(out));
     });
     expect(stdout).not.toContain("\u001b[K");
-    expect(stdout).toMatch(/^2 scenarios to run; the @slow ones start first/m);
+    expect(stdout).toContain(`Feature files (1): ${join(dir, "features/fixture.feature")}\n`);
+    // no @slow scenario was selected: the banner does not promise one (issue 35)
+    expect(stdout).toMatch(/^2 scenarios to run\.$/m);
+    expect(stdout).not.toContain("@slow");
     expect(stdout).not.toContain("left");
     expect(stdout).toMatch(/^failed: .*fixture\.feature: fails \(SET-10\)$/m); // the rule it checks, by ID (issue 37)
     expect(stdout).toMatch(/^2\/2 scenarios · 1 failed · \d+s elapsed$/m);
     expect(stdout).toContain("2 scenarios (1 failed, 1 passed)");
     expect(stdout).toMatch(/^All rules +\d+ +1 +1 /m);
     expect(stdout).toMatch(/^Partial run: 2 of \d+ rules selected$/m);
+    expect(stdout).toContain("No report was kept: give --report <dir> for compliance.md, documentation.html and the other reports.");
+  }, 120_000);
+
+  it("says that the @slow scenarios start first only when some were selected, and lists every feature file loaded", async () => {
+    const stdout = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [...kitArgs(), "--paths", join(dir, "features/slow.feature")], { cwd: ROOT, timeout: 90_000 }, (_error, out) => resolve(out));
+    });
+    // the list wraps at 100 columns
+    expect(stdout.replace(/,\n {2}/g, ", ")).toContain(`Feature files (2): ${join(dir, "features/fixture.feature")}, ${join(dir, "features/slow.feature")}\n`);
+    expect(stdout).toMatch(/^3 scenarios to run; the @slow one starts first, so the first results can take minutes\.$/m);
   }, 120_000);
 
   it("rewrites one live progress line on a terminal, then prints the summary", async () => {
@@ -58,6 +80,7 @@ describe("the kit's console output", () => {
       child.onData((chunk) => void (text += chunk));
       child.onExit(() => resolve(text));
     });
+    expect(output).toContain("Feature files (1): ");
     expect(output).toMatch(/\r\u001b\[K0\/2 scenarios · 0 failed · \d+s elapsed/);
     // Two scenarios are too few for an honest estimate of the rest: none is shown.
     expect(output).toMatch(/\r\u001b\[K1\/2 scenarios · [01] failed · \d+s elapsed\r/);

@@ -274,6 +274,14 @@ describe("the level reached", () => {
     const matrix = levelOf([["doc", "passed"], ["legacy-doc", "not run"], ["upstream", "not run"]]);
     expect(matrix.level).toBe("Documented");
     expect(matrix.nextLevel).toEqual({ name: "Documented + compatibility", blockedBy: { "not run": 1 } });
+    // not selected is not blocking (issue 35: "rules blocking it: 7 not run" beside a reached level)
+    expect(nextLevelSentence(matrix)).toBe("Documented + compatibility was not assessed: 1 of its rules was not selected by this run (see --level).");
+    expect(nextLevelSentence(matrix)).not.toContain("blocking");
+  });
+
+  it("names what blocks the next level apart from the rules the run did not select", () => {
+    const matrix = levelOf([["doc", "passed"], ["legacy-doc", "failed"], ["legacy-doc", "not run"], ["legacy-doc", "not run"]]);
+    expect(nextLevelSentence(matrix)).toBe("Documented + compatibility is not reached; rules blocking it: 1 failed (and 2 rules not selected).");
   });
 
   it("is none when a doc rule failed, even if every other rule passed", () => {
