@@ -2,7 +2,7 @@
 // pages they link to: spec.html (SPEC.md with an anchor per rule), scenarios.html (every scenario expanded) and
 // documentation.html (the documentation's editions sentence by sentence, with verdicts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import catalog from "../catalog/rules.json" with { type: "json" };
 import documentationMap from "../catalog/documentation-map.json" with { type: "json" };
@@ -18,8 +18,19 @@ import { collectScenarioResults, parseMessageStream, type ScenarioResult } from 
 import { readFeatureScenarios, scenarioKey, stepsFromMessages, type ScenarioStep } from "./scenario-steps.js";
 import { readRuleTexts, renderSpecHtml } from "./spec-document.js";
 
-/** The kit's docs folder (SPEC.md, editions/): two levels above this module, in the repository and in the kit. */
-const DOCS_DIR = fileURLToPath(new URL("../../docs/", import.meta.url));
+/**
+ * The kit's docs folder (SPEC.md, editions/): the nearest docs/ above this module. Two levels up in the kit and
+ * in the repository's sources; three from the repository's build in dist/, which the repository's kit runs while
+ * it is fresh (two levels up, dist/docs, does not exist: the report said every edition was missing).
+ */
+const DOCS_DIR = findDocsDir(dirname(fileURLToPath(import.meta.url)));
+
+function findDocsDir(start: string): string {
+  for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, "docs/SPEC.md"))) return join(dir, "docs");
+  }
+  return join(start, "../../docs");
+}
 
 export interface ComplianceReportOptions {
   /** Default: conformance/catalog/rules.json. */

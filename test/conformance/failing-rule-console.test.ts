@@ -54,6 +54,12 @@ describe("a kit run that fails one rule", () => {
     for (const file of files) expect(readFileSync(join(report, file), "utf8").length).toBeGreaterThan(0);
   });
 
+  it("writes every edition into documentation.html, also when the kit runs from the build in dist/", () => {
+    const page = readFileSync(join(report, "documentation.html"), "utf8");
+    expect(page).not.toContain("The page is missing from this kit.");
+    expect(page).toContain('<section class="edition" id="sv" lang="sv" role="tabpanel">');
+  });
+
   it("counts in scenarios.html the scenarios that ran", () => {
     expect(readFileSync(join(report, "scenarios.html"), "utf8")).toMatch(/<p>1 scenarios ran \(of \d+ in the kit; \d+ not selected\), each with/);
   });
