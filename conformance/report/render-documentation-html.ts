@@ -53,7 +53,9 @@ article.rule { margin: .6rem 0; padding: .4rem .6rem; border: 1px solid #d0d7de;
 article.rule h3 { margin: 0; font-size: 1rem; } article.rule:target, ul.scenarios details:target { outline: 3px solid #d4a72c; }
 blockquote.spec { color: #1f2328; font-size: 13.5px; }
 ul.scenarios { list-style: none; padding-left: .5rem; margin: .25rem 0; } ul.scenarios > li { margin: .2rem 0; }
-ul.scenarios summary { cursor: pointer; } .loc { font-size: 12px; color: #57606a; }
+pre.gherkin { margin: .35rem 0; padding: .35rem .5rem; border-left: 3px solid #d0d7de; background: #f6f8fa; white-space: pre-wrap;
+  overflow-wrap: anywhere; font-size: 13px; } pre.gherkin.passed { border-color: #4ac26b; }
+ul.scenarios summary { cursor: pointer; } ul.scenarios i { font-style: normal; font-size: 12px; color: #57606a; }
 .legend .v { margin-right: .35rem; } table.counts { border-collapse: collapse; margin: .5rem 0; font-size: 14px; }
 table.counts th, table.counts td { border: 1px solid #d0d7de; padding: .15rem .5rem; text-align: right; white-space: nowrap; } table.counts th:first-child { text-align: left; }
 @media (max-width: 640px) {
@@ -62,6 +64,9 @@ table.counts th, table.counts td { border: 1px solid #d0d7de; padding: .15rem .5
 }
 ${BADGE_CSS}
 ${STEPS_CSS}`;
+
+/** A failed step's message is cut to this many lines here; scenarios.html has more, cucumber.html all of it. */
+const ERROR_LINES = 2;
 
 /** Why a sentence is not normative when it is the documentation site's chrome, not the page's: left out of the page. */
 const SITE_CHROME = /^site navigation/;
@@ -83,7 +88,7 @@ export function renderDocumentationHtml(input: DocumentationInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The documentation, sentence by sentence — ${escapeHtml(headlineSentence(input.matrix))}</title>
-<style>${STYLE}${tabsCss(tabs)}</style>
+<style>${STYLE}\n${RULE_LINK_CSS}${tabsCss(tabs)}</style>
 </head>
 <body>
 <header>
@@ -210,14 +215,22 @@ function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, Matri
 }
 
 /**
- * A sentence's or a statement's rules: each a link to its entry under "Rules", its verdict in words unless it passed
- * (the sentence's badge says the rest). Short, since the four editions hold some 1,400 of them.
+ * A rule link's verdict, unless it passed (the sentence's badge says the rest), as a short class whose CSS writes
+ * the word: the four editions hold some 1,400 of these links, and documentation.html's size is bounded (issue 35).
  */
+const RULE_LINK_CLASSES: Record<Exclude<RuleVerdict, "passed">, string> = {
+  failed: "f", diverges: "d", skipped: "s", "not applicable": "na", "not run": "nr", "no scenario": "ns",
+};
+
+const RULE_LINK_CSS = Object.entries(RULE_LINK_CLASSES)
+  .map(([verdict, name]) => `.rules a.${name}::after { content: " (${verdict})"; color: ${verdict === "failed" ? "#a40e26" : "#57606a"}; font-size: 12px; }`)
+  .join("\n");
+
+/** A sentence's or a statement's rules: each a link to its entry under "Rules". */
 function ruleLinks(rows: ReadonlyMap<string, MatrixRow>, ids: readonly string[]): string {
   const links = ids.map((id) => {
-    const row = rows.get(id);
-    const verdict = row?.verdict ?? "no scenario";
-    return `<a href="#r-${id}">${id}</a>${verdict === "passed" ? "" : ` <small>${verdict}</small>`}`;
+    const verdict = rows.get(id)?.verdict ?? "no scenario";
+    return `<a${verdict === "passed" ? "" : ` class="${RULE_LINK_CLASSES[verdict]}"`} href="#r-${id}">${id}</a>`;
   });
   return `<p class="rules">Rules: ${links.join(", ")}.</p>`;
 }
@@ -258,6 +271,23 @@ function rulesSection(input: DocumentationInput, rows: ReadonlyMap<string, Matri
   return `<section id="rules"><h2>Rules and their scenarios</h2>\n${ids.map((id) => ruleHtml(input, rows.get(id), id, shown)).join("\n")}\n</section>`;
 }
 
+/**
+ * A scenario's steps as the feature file writes them, in one <pre>, when they share one status (passed, or not
+ * run): some 5,500 steps, and a list item each made the page 100 KB larger. Mixed statuses (a failed step) keep
+ * the list of scenarios.html, with the failed step's message.
+ */
+function scenarioStepsHtml(steps: readonly ScenarioStep[]): string {
+  const statuses = new Set(steps.map((step) => step.status));
+  if (steps.length === 0 || statuses.size > 1) return stepsHtml(steps, { errorLines: ERROR_LINES });
+  const status = steps[0]?.status;
+  const lines = steps.flatMap((step) => [
+    `${step.keyword.trim()} ${step.text}`,
+    ...(step.docString === undefined ? [] : ['  """', ...step.docString.split("\n").map((line) => `  ${line}`), '  """']),
+    ...(step.dataTable ?? []).map((row) => `  | ${row.join(" | ")} |`),
+  ]);
+  return `<pre class="gherkin${status ? ` ${status.toLowerCase()}` : ""}">${escapeText(lines.join("\n"))}</pre>`;
+}
+
 /** A scenario's anchor in this page, short: `s-poll-42` for features/poll.feature:42 (some 1,000 ids and links). */
 const localAnchor = (link: { uri: string; line?: number }): string => `s-${link.uri.replace(/^features\//, "").replace(/\.feature$/, "").replace(/[^A-Za-z0-9]+/g, "-")}-${link.line ?? 0}`;
 
@@ -268,11 +298,11 @@ function ruleHtml(input: DocumentationInput, row: MatrixRow | undefined, id: str
   const scenarios = (row?.scenarios ?? []).map((link) => {
     // A scenario whose status is its rule's verdict (passed, not run) needs no badge of its own; a failed one does.
     const badge = link.status === verdict && verdict !== "failed" ? "" : `${verdictBadge(link.status, escapeHtml(scenarioStatusLabel(link)))} `;
-    const location = `<span class="loc">${escapeText(scenarioLocation(link).replace(/^features\//, ""))}</span>`;
+    const location = `<i>${escapeText(scenarioLocation(link).replace(/^features\//, ""))}</i>`;
     if (shown.has(scenarioKey(link))) return `<li>${badge}<a href="#${localAnchor(link)}">${escapeText(link.name)}</a> ${location}</li>`;
     shown.add(scenarioKey(link));
     return `<li><details id="${localAnchor(link)}"><summary>${badge}${escapeText(link.name)} ${location}</summary>`
-      + `${stepsHtml(input.steps.get(scenarioKey(link)) ?? [])}</details></li>`;
+      + `${scenarioStepsHtml(input.steps.get(scenarioKey(link)) ?? [])}</details></li>`;
   });
   const also = row?.alsoExercisedBy.length
     ? `<p>Also exercised by ${row.alsoExercisedBy.map((link) => `<a href="${scenarioLink(link)}">${escapeHtml(link.name)}</a> (${escapeHtml(scenarioStatusLabel(link))})`).join(", ")}.</p>`

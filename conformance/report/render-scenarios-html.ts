@@ -23,10 +23,10 @@ ol.steps pre.error { background: #fff; color: #a40e26; white-space: pre-wrap; }
 ol.steps table { border-collapse: collapse; margin: .2rem 0; } ol.steps td { border: 1px solid #d0d7de; padding: 0 .3rem; }`;
 
 /**
- * Given/When/Then as an ordered list; a failed step shows its message. When every step has one status it is the
+ * Given/When/Then as an ordered list; a failed step shows the first `errorLines` lines of its message. When every step has one status it is the
  * list's class, not each step's: documentation.html holds some 900 scenarios, and its size is bounded (issue 35).
  */
-export function stepsHtml(steps: readonly ScenarioStep[]): string {
+export function stepsHtml(steps: readonly ScenarioStep[], { errorLines = 12 }: { errorLines?: number } = {}): string {
   if (steps.length === 0) return "<p><em>No steps recorded for this scenario.</em></p>";
   const statuses = new Set(steps.map((step) => step.status));
   const shared = statuses.size === 1 ? steps[0]?.status : undefined;
@@ -34,7 +34,7 @@ export function stepsHtml(steps: readonly ScenarioStep[]): string {
     const status = step.status && !shared ? ` class="${step.status.toLowerCase()}"` : "";
     const doc = step.docString === undefined ? "" : `<pre>${escapeText(step.docString)}</pre>`;
     const table = step.dataTable ? `<table>${step.dataTable.map((row) => `<tr>${row.map((cell) => `<td>${escapeText(cell)}</td>`).join("")}</tr>`).join("")}</table>` : "";
-    const error = step.message && step.status === "FAILED" ? `<pre class="error">${escapeText(firstLines(step.message, 12))}</pre>` : "";
+    const error = step.message && step.status === "FAILED" ? `<pre class="error">${escapeText(firstLines(step.message, errorLines))}</pre>` : "";
     return `<li${status}><b>${escapeText(step.keyword.trim())}</b> ${escapeText(step.text)}${doc}${table}${error}</li>`;
   });
   return `<ol class="steps${shared ? ` ${shared.toLowerCase()}` : ""}">${items.join("")}</ol>`;
