@@ -21,6 +21,8 @@ export const HOST_DEFAULTS = Object.freeze({
   socketName: "host.sock",
   /** The environment variable a token may come from (host and clients). */
   tokenEnv: "EXEC_PROCESS_HOST_TOKEN",
+  /** The environment variable a client takes the host's socket from when given neither socketPath nor url. */
+  socketEnv: "EXEC_PROCESS_HOST_SOCKET",
 });
 
 /** The limits' ceilings: beyond them a value is a typo. */

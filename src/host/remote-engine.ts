@@ -17,7 +17,7 @@ import {
 import { errorOf, RpcConnection } from "./rpc-connection.js";
 
 export interface ConnectSessionHostOptions {
-  /** The host's unix socket (exec-process-host prints it). */
+  /** The host's unix socket (exec-process-host prints it). @default process.env.EXEC_PROCESS_HOST_SOCKET */
   socketPath?: string;
   /** Or its TCP address: `tcp://127.0.0.1:7070`, or `tls://host:port` (with `tls` for a private CA). */
   url?: string;
@@ -59,13 +59,14 @@ type Transport = () => Socket;
 function transportOf(options: ConnectSessionHostOptions): Transport {
   const invalid = (option: string, value: string, expected: string) =>
     new ExecProcessError({ code: "invalid-option", owner: "connectSessionHost", option, value, expected });
-  if ((options.socketPath === undefined) === (options.url === undefined)) {
-    throw invalid("socketPath", String(options.socketPath), "either socketPath or url, exactly one");
+  if (options.socketPath !== undefined && options.url !== undefined) {
+    throw invalid("url", options.url, "either socketPath or url, not both");
   }
-  if (options.socketPath !== undefined) {
-    const path = options.socketPath;
-    return () => connectNet({ path });
+  const socketPath = options.url === undefined ? options.socketPath ?? process.env[HOST_DEFAULTS.socketEnv] : undefined;
+  if (options.url === undefined && !socketPath) {
+    throw invalid("socketPath", "(none)", `the host's socket (exec-process-host prints it), url, or ${HOST_DEFAULTS.socketEnv}`);
   }
+  if (socketPath) return () => connectNet({ path: socketPath });
   const url = new URL(options.url!);
   const port = Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
