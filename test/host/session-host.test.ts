@@ -1,13 +1,13 @@
 // The session host (issue 33): the engine served to several clients, scopes as the identity, and every failure named
 // with its exact text: a wrong token, a call before the greeting, an oversized request, the client and scope limits,
 // a killed client, a killed host, a host lost during a call, and a host that restarted.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExecProcessError } from "../../src/engine/index.js";
-import { connectSessionHost, type RemoteSessionEngine } from "../../src/host/index.js";
+import { connectSessionHost, createSessionHost, type RemoteSessionEngine } from "../../src/host/index.js";
 import {
   disposeEngines, isProcessAlive, killGroup, liveGroupMembers, sleep, tempDir, testEnv, waitForGroupsGone, waitUntil,
 } from "../reliability/helpers.js";
@@ -275,5 +275,46 @@ describe("exec-process-host, the program", () => {
     program.child.kill("SIGTERM");
     expect(await program.exited).toEqual([0, null]);
     expect(existsSync(dirname(program.socketPath))).toBe(false);
+  });
+});
+
+describe("TCP and TLS", () => {
+  it("serves TCP on a loopback address, and refuses another address without TLS, naming the option", async () => {
+    const host = await createSessionHost({ token: TOKEN, listen: { host: "127.0.0.1", port: 0 }, engine: { cwd: tempDir(), env: testEnv() } });
+    try {
+      expect(host.address).toMatchObject({ kind: "tcp", host: "127.0.0.1", tls: undefined });
+      const port = (host.address as { port: number }).port;
+      const remote = await connectSessionHost({ url: `tcp://127.0.0.1:${port}`, token: TOKEN });
+      remotes.push(remote);
+      expect((await remote.exec({ command: "echo over tcp" }, { scopeKey: "s" })).content[0].text).toBe("over tcp");
+    } finally {
+      await host.close();
+    }
+    const refused = await failureOf(createSessionHost({ token: TOKEN, listen: { host: "0.0.0.0", port: 0 } }));
+    expect(refused.code).toBe("invalid-option");
+    expect(refused.message).toContain("listen.host");
+  });
+
+  it("serves TLS with a certificate, and a client that trusts it gets through", async () => {
+    const dir = tempDir("host-tls-");
+    const made = spawnSync("openssl", [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`, "-days", "1",
+      "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ], { stdio: "ignore" });
+    expect(made.status).toBe(0);
+    const cert = readFileSync(`${dir}/cert.pem`);
+    const host = await createSessionHost({
+      token: TOKEN, listen: { host: "127.0.0.1", port: 0, tls: { cert, key: readFileSync(`${dir}/key.pem`) } }, engine: { cwd: tempDir(), env: testEnv() },
+    });
+    try {
+      const port = (host.address as { port: number }).port;
+      const untrusting = await failureOf(connectSessionHost({ url: `tls://127.0.0.1:${port}`, token: TOKEN }));
+      expect(untrusting.code).toBe("session-host-unreachable");
+      const remote = await connectSessionHost({ url: `tls://127.0.0.1:${port}`, token: TOKEN, tls: { ca: cert } });
+      remotes.push(remote);
+      expect((await remote.exec({ command: "echo over tls" }, { scopeKey: "s" })).content[0].text).toBe("over tls");
+    } finally {
+      await host.close();
+    }
   });
 });
