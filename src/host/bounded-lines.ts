@@ -15,7 +15,7 @@ const NEWLINE = 0x0a;
 
 /** Passes on whole lines (each with its newline) of at most `maxBytes` before the newline; reports longer ones. */
 export class BoundedLines extends Transform {
-  readonly #maxBytes: number;
+  #maxBytes: number;
   readonly #onOversized: (id: MessageId | null) => void;
   /** The current line's parts while it is within the limit. */
   #parts: Buffer[] = [];
@@ -27,6 +27,11 @@ export class BoundedLines extends Transform {
     super();
     this.#maxBytes = maxBytes;
     this.#onOversized = onOversized;
+  }
+
+  /** Changes the limit for the lines that follow (a session host raises it once a client has authenticated). */
+  setLimit(maxBytes: number): void {
+    this.#maxBytes = maxBytes;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {

@@ -38,9 +38,12 @@ export class HostClient {
   constructor(socket: Socket, context: HostContext) {
     this.#context = context;
     const { settings } = context;
+    const helloBytes = Math.min(settings.maxRequestBytes, HOST_DEFAULTS.maxHelloBytes);
     this.#connection = new RpcConnection(socket, {
-      maxLineBytes: settings.maxRequestBytes,
-      oversizedError: () => new ExecProcessError({ code: "request-too-large", limitBytes: settings.maxRequestBytes }),
+      maxLineBytes: helloBytes,
+      oversizedError: () => new ExecProcessError({
+        code: "request-too-large", limitBytes: this.#authenticated ? settings.maxRequestBytes : helloBytes,
+      }),
       onInternalError: (method, error) => settings.log(`${settings.name}: ${method} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
     });
     this.#helloTimer = setTimeout(() => this.#connection.destroy(), HOST_DEFAULTS.helloTimeoutMs);
@@ -110,6 +113,7 @@ export class HostClient {
       this.#refuse({ code: "session-host-limit", host: settings.name, limit: "clients", max: settings.maxClients });
     }
     this.#authenticated = true;
+    this.#connection.setMaxLineBytes(settings.maxRequestBytes);
     clearTimeout(this.#helloTimer);
     return { name: settings.name, instanceId, protocolVersion: HOST_PROTOCOL_VERSION };
   }

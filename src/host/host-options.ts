@@ -14,6 +14,10 @@ export const HOST_DEFAULTS = Object.freeze({
   maxRequestBytes: 4 * 1024 * 1024,
   /** A connection that has not authenticated within this time is closed. */
   helloTimeoutMs: 10_000,
+  /** The longest message a connection may send before it has authenticated (a greeting is small). */
+  maxHelloBytes: 64 * 1024,
+  /** Connections that have not authenticated yet, beyond the clients: more are closed at once. */
+  maxPendingConnections: 16,
   /** A wake claim not given back within this time (a worker stuck in a run) lapses. */
   wakeClaimMs: 10 * 60_000,
   /** The folder (under the temp dir, mode 0700) and socket of a host given no socketPath. */

@@ -21,9 +21,10 @@ export interface RpcConnectionOptions {
 export class RpcConnection {
   readonly #socket: Socket;
   readonly #peer: JSONRPCServerAndClient;
-  readonly #options: RpcConnectionOptions;
+  #options: RpcConnectionOptions;
   #open = true;
   readonly #closeListeners: Array<() => void> = [];
+  readonly #lines: BoundedLines;
 
   constructor(socket: Socket, options: RpcConnectionOptions) {
     this.#socket = socket;
@@ -33,6 +34,7 @@ export class RpcConnection {
       new JSONRPCClient((payload) => this.#write(payload)),
     );
     const lines = new BoundedLines(options.maxLineBytes, (id) => this.#refuseOversized(id));
+    this.#lines = lines;
     socket.pipe(lines);
     let pending = "";
     lines.setEncoding("utf8");
@@ -75,6 +77,12 @@ export class RpcConnection {
   onClose(listener: () => void): void {
     if (this.#open) this.#closeListeners.push(listener);
     else listener();
+  }
+
+  /** The longest message read from now on. */
+  setMaxLineBytes(maxBytes: number): void {
+    this.#options = { ...this.#options, maxLineBytes: maxBytes };
+    this.#lines.setLimit(maxBytes);
   }
 
   /** Whether the connection keeps the process alive (a socket does by default). */

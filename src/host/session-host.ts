@@ -42,6 +42,11 @@ export async function createSessionHost(options: SessionHostOptions = {}): Promi
     },
   });
   const onConnection = (socket: Socket): void => {
+    const pending = [...clients].filter((client) => !client.authenticated).length;
+    if (pending >= HOST_DEFAULTS.maxPendingConnections) {
+      socket.destroy(); // a flood of connections that do not greet: the clients that did keep their host
+      return;
+    }
     const client = new HostClient(socket, context);
     clients.add(client);
     client.onClose(() => {

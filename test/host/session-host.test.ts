@@ -318,3 +318,18 @@ describe("TCP and TLS", () => {
     }
   });
 });
+
+describe("a client that has not authenticated", () => {
+  it("may send at most 64 KiB in a message, and more connections than 16 of its kind are closed; clients go on", async () => {
+    const host = await startHost();
+    const good = await client(host.socketPath);
+    const raw = await rawConnection(host.socketPath);
+    raw.send({ jsonrpc: "2.0", id: 3, method: "hello", params: { token: "x".repeat(70_000), protocolVersion: 1 } });
+    expect(await raw.next()).toMatchObject({ id: 3, error: { code: -32600, message: expect.stringContaining("limit of 65536 bytes") } });
+    const idle = await Promise.all(Array.from({ length: 16 }, () => rawConnection(host.socketPath)));
+    const extra = await rawConnection(host.socketPath);
+    await extra.closed;
+    expect((await good.exec({ command: "echo served" }, { scopeKey: "s" })).content[0].text).toBe("served");
+    for (const connection of [raw, ...idle]) connection.socket.destroy();
+  });
+});
