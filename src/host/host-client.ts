@@ -92,7 +92,12 @@ export class HostClient {
       return engine.liveSessionIds();
     });
     connection.method<SubscribeParams, null>("subscribe", ({ scopeKey }) => {
-      this.#subscriptions.add(scopeKey === null ? (this.#requireHello(), null) : this.#scope({ scopeKey }));
+      if (scopeKey === null) {
+        this.#requireHello();
+        this.#subscriptions.add(null);
+      } else {
+        this.#subscriptions.add(this.#scope({ scopeKey }));
+      }
       return null;
     });
     connection.method<ScopeParams, ClaimResult>("claimWakeRun", (params) => ({ granted: claims.claim(this.#scope(params), this) }));
