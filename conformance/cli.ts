@@ -206,6 +206,10 @@ export async function runConformance(options: CliOptions, messagesDir = options.
   // worker is this process (cucumber's parallel 0), which has loaded most of the kit already.
   const workers = Math.min(runConfiguration.runtime.parallel, plan.length);
   runConfiguration.runtime.parallel = workers === 1 ? 0 : workers;
+  // The first line within a second or two of the start (issue 37): loading the implementation can take a while.
+  const featureCount = new Set(plan.map(({ uri }) => uri)).size;
+  console.log(`Selected ${plan.length} scenario${plan.length === 1 ? "" : "s"} from ${featureCount} feature file${featureCount === 1 ? "" : "s"}; `
+    + `starting ${workers} worker${workers === 1 ? "" : "s"} and the implementation…`);
   // runCucumber parses the features again: only the files that hold a selected scenario, at the selected lines.
   runConfiguration.sources.paths = plannedPaths(plan);
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });

@@ -13,6 +13,12 @@ const SLOW_TAG = "@slow";
 const CONSOLE_COLUMNS = 100;
 /** The live line is redrawn this often, so that the elapsed time moves even while the @slow scenarios run first. */
 const TICK_MS = 1000;
+/**
+ * Without a terminal, a plain progress line follows any 10 s without one (CI logs), from the start: the first
+ * scenarios (the @slow ones, or an implementation that loads slowly) can take far longer than a tenth of the run.
+ * CONFORMANCE_HEARTBEAT_MS sets another interval.
+ */
+const HEARTBEAT_MS = Number(process.env["CONFORMANCE_HEARTBEAT_MS"]) > 0 ? Number(process.env["CONFORMANCE_HEARTBEAT_MS"]) : 10_000;
 /** An estimate of the rest is shown only once this many scenarios finished, and this share of the run. */
 const ESTIMATE_AFTER_SCENARIOS = 10;
 const ESTIMATE_AFTER_SHARE = 0.2;
@@ -33,12 +39,24 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
   readonly #live: boolean;
   readonly #cwd: string;
   #ticker: NodeJS.Timeout | undefined;
+  #lastPlainLineAt = Date.now();
 
   constructor(options: IFormatterOptions) {
     super(options);
     this.#live = (options.stream as { isTTY?: boolean }).isTTY === true;
     this.#cwd = options.cwd;
     options.eventBroadcaster.on("envelope", (envelope: Envelope) => this.#onEnvelope(envelope));
+    if (!this.#live) {
+      this.#ticker = setInterval(() => {
+        if (Date.now() - this.#lastPlainLineAt >= HEARTBEAT_MS) this.#plainLine(this.#progressLine());
+      }, HEARTBEAT_MS);
+      this.#ticker.unref();
+    }
+  }
+
+  #plainLine(text: string): void {
+    this.#lastPlainLineAt = Date.now();
+    this.log(`${text}\n`);
   }
 
   /**
@@ -50,7 +68,7 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
     if (!this.#live) {
       const slow = this.#slow === 0 ? "."
         : `; ${this.#slow === 1 ? "the @slow one starts" : `the ${this.#slow} @slow ones start`} first, so the first results can take minutes.`;
-      this.log(`${this.#total} scenarios to run${slow}\n`);
+      this.#plainLine(`${this.#total} scenarios to run${slow}`);
       return;
     }
     this.log(`\r\u001b[K${this.#progressLine()}`);
@@ -98,11 +116,11 @@ export default class ScenarioProgressFormatter extends SummaryFormatter {
       this.log(`\r\u001b[K${this.#progressLine()}`);
       return;
     }
-    if (failed) this.log(`failed: ${this.#names.get(this.#caseOfStart.get(startedId) ?? "") ?? startedId}\n`);
+    if (failed) this.#plainLine(`failed: ${this.#names.get(this.#caseOfStart.get(startedId) ?? "") ?? startedId}`);
     const step = Math.floor((this.#done / Math.max(this.#total, 1)) * PLAIN_STEPS);
     if (step > this.#plainStepsShown) {
       this.#plainStepsShown = step;
-      this.log(`${this.#progressLine()}\n`);
+      this.#plainLine(this.#progressLine());
     }
   }
 

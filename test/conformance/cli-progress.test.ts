@@ -42,6 +42,8 @@ beforeAll(() => {
   writeFileSync(join(dir, "adapter.mjs"), ADAPTER);
   writeFileSync(join(dir, "features/fixture.feature"), FEATURE);
   writeFileSync(join(dir, "features/slow.feature"), SLOW_FEATURE);
+  // An implementation that takes 3 s to load.
+  writeFileSync(join(dir, "slow-adapter.mjs"), fixtureAdapterSource("await new Promise((resolve) => setTimeout(resolve, 3000));"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -62,6 +64,18 @@ describe("the kit's console output", () => {
     expect(stdout).toMatch(/^All rules +\d+ +1 +1 /m);
     expect(stdout).toMatch(/^Partial run: 2 of \d+ rules selected$/m);
     expect(stdout).toContain("No report was kept: give --report <dir> for compliance.md, documentation.html and the other reports.");
+  }, 120_000);
+
+  it("says first what it selected, and without a terminal prints a progress line after any interval without one (issue 37)", async () => {
+    const args = ["conformance/bin.mjs", "--adapter", join(dir, "slow-adapter.mjs"), "--paths", join(dir, "features/fixture.feature")];
+    const stdout = await new Promise<string>((resolve) => {
+      execFile(process.execPath, args, { cwd: ROOT, timeout: 90_000, env: { ...process.env, CONFORMANCE_HEARTBEAT_MS: "1000" } }, (_error, out) => resolve(out));
+    });
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(/^Selected 2 scenarios from 1 feature file; starting [12] workers? and the implementation…$/);
+    const beat = lines.findIndex((line) => /^0\/2 scenarios · 0 failed · \d+s elapsed$/.test(line));
+    expect(beat).toBeGreaterThan(0);
+    expect(lines.findIndex((line) => /^2\/2 scenarios · 1 failed · \d+s elapsed$/.test(line))).toBeGreaterThan(beat);
   }, 120_000);
 
   it("says that the @slow scenarios start first only when some were selected, and lists every feature file loaded", async () => {
