@@ -1,4 +1,5 @@
 // createSessionEngine: wires settings, registry, notifier and the two actions; owns disposal (KILL-14 … KILL-16).
+import { ExecDedupe } from "./exec/exec-dedupe.js";
 import { ExitNotifier } from "./exit-notifier.js";
 import { cleanupOnHostExit } from "./host-exit-cleanup.js";
 import type { EngineContext } from "./engine-context.js";
@@ -14,18 +15,22 @@ import { withFaults } from "./spawn/faults.js";
 import { spawnWithPipes } from "./spawn/pipe-backend.js";
 import { spawnWithPty } from "./spawn/pty-backend.js";
 import type { LocalSessionEngine, SessionEngineOptions } from "./types.js";
+import { runWatch } from "./watch/run-watch.js";
+import { WatchRegistry } from "./watch/watch-registry.js";
 
 /** Creates an engine with its own settings and registry; nothing is shared between engines (REG-01, SET-03). */
 export function createSessionEngine(options: SessionEngineOptions = {}): LocalSessionEngine {
   const env = { ...(options.env ?? process.env) };
   const settings = resolveSettings({
     config: options.config, env, ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
+    ...(options.dedupeWindowMs !== undefined ? { dedupeWindowMs: options.dedupeWindowMs } : {}),
   });
   const notifier = new ExitNotifier({
     notifyOnExit: settings.notifyOnExit, notifyOnExitEmptySuccess: settings.notifyOnExitEmptySuccess,
     onSystemEvent: options.onSystemEvent, onWake: options.onWake,
   });
   // A queued event whose record is gone names an id no action can resolve: it goes with the record (REG-10).
+  const watches = new WatchRegistry(notifier, settings);
   const registry = new SessionRegistry({ onRecordDeleted: (session) => notifier.dropEventOf(session) });
   let disposing: Promise<void> | undefined;
   const markerToken = createEngineToken();
@@ -46,6 +51,8 @@ export function createSessionEngine(options: SessionEngineOptions = {}): LocalSe
     backends: withFaults({ pipes: spawnWithPipes, pty: spawnWithPty }, options.faults),
     registry,
     notifier,
+    watches,
+    dedupe: new ExecDedupe(settings.dedupeWindowMs),
     assertNotDisposed() {
       if (disposing) throw new ExecProcessError({ code: "engine-disposed" });
     },
@@ -67,6 +74,7 @@ export function createSessionEngine(options: SessionEngineOptions = {}): LocalSe
   return {
     exec: async (params, ctx) => runExec(params, ctx, context),
     process: async (params, ctx) => runProcess(params, ctx, context),
+    watch: async (params, ctx) => runWatch(params, ctx, context, watches),
     drainSystemEvents: (scopeKey) => notifier.drain(scopeKey),
     peekSystemEvents: (scopeKey) => notifier.peek(scopeKey),
     clearFinishedSessions: (scopeKey) => registry.clearFinished(scopeKey),
@@ -82,15 +90,16 @@ export function createSessionEngine(options: SessionEngineOptions = {}): LocalSe
       return disposing !== undefined;
     },
     dispose() {
-      disposing ??= disposeAll(registry, notifier).finally(() => stopHostExitCleanup?.());
+      disposing ??= disposeAll(registry, notifier, watches).finally(() => stopHostExitCleanup?.());
       return disposing;
     },
   };
 }
 
 /** Terminates every live process at once and resolves when all have completed (KILL-14, KILL-16). */
-async function disposeAll(registry: SessionRegistry, notifier: ExitNotifier): Promise<void> {
+async function disposeAll(registry: SessionRegistry, notifier: ExitNotifier, watches: WatchRegistry): Promise<void> {
   notifier.dispose();
+  watches.dispose();
   const sessions = registry.activeSessions();
   for (const session of sessions) {
     if (!session.terminate("manual-cancel")) session.abandon(); // no handle: nothing more we can do

@@ -5,7 +5,10 @@ import * as messages from "./messages.js";
 import type { HostRefusalReason, HostUnreachableReason, HttpRefusalReason, SandboxMountProblem } from "./messages.js";
 
 /** The tool parameter an error is about. */
-export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node";
+export type ErrorParam = "command" | "host" | "elevated" | "env" | "workdir" | "node" | WatchParam;
+
+/** The parameters of the `watch` tool (issue 34). */
+export type WatchParam = "sessionId" | "pattern" | "regex" | "once" | "timeoutSeconds";
 
 /** The function (or, for the MCP server, the program) whose option an invalid-option error is about. */
 export type OptionOwner =
@@ -118,7 +121,15 @@ export type ErrorData =
    * LC-13: a tool's arguments do not match its schema; one entry per wrong field, `path` from the arguments' root
    * (`["env", "A"]`). Thrown as LangChain's ToolInputParsingException (LC-21), which carries this code and data.
    */
-  | { code: "invalid-input"; tool: string; issues: InputIssue[] };
+  | { code: "invalid-input"; tool: string; issues: InputIssue[] }
+  /** watch (issue 34): an argument of the wrong type or range; `value` is what it got, `expected` what it takes. */
+  | { code: "invalid-watch-argument"; param: WatchParam; value: string; expected: string }
+  /** watch: `regex: true` and the pattern does not compile; `reason` is the regex engine's account, one line. */
+  | { code: "invalid-watch-pattern"; param: "pattern"; pattern: string; reason: string }
+  /** watch: the session or the scope already has `limit` active watches (`setting` names the settings row). */
+  | { code: "watch-limit"; param: "sessionId"; per: "session" | "scope"; limit: number; setting: string; sessionId: string }
+  /** watch: the engine has no `watch` method. */
+  | { code: "watch-unsupported" };
 
 /** One field of a tool call that does not match the schema, and what is wrong with it. */
 export interface InputIssue {
@@ -229,6 +240,10 @@ export function describeError(data: ErrorData): string {
     case "session-host-limit":
       return data.limit === "clients" ? messages.sessionHostClientLimit(data.host, data.max) : messages.sessionHostScopeLimit(data.host, data.max);
     case "invalid-input": return messages.invalidToolArguments(data.tool, data.issues);
+    case "invalid-watch-argument": return messages.invalidWatchArgument(data.param, data.value, data.expected);
+    case "invalid-watch-pattern": return messages.invalidWatchPattern(data.pattern, data.reason);
+    case "watch-limit": return messages.watchLimitReached(data.per, data.limit, data.setting, data.sessionId);
+    case "watch-unsupported": return messages.WATCH_UNSUPPORTED;
   }
 }
 

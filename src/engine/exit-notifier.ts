@@ -15,7 +15,7 @@ export interface ExitNotifierOptions {
  * Output that could read as a line of its own where the model sees the event (`System: Exec … :: <snippet>`): a
  * `System:` prefix (any case, also with a full-width colon) or the head of another event (`Exec completed (…`).
  */
-const FORGED_EVENT = /system\s*[:\uff1a]|\bexec\s+(?:completed|failed)\b/i;
+export const FORGED_EVENT = /system\s*[:\uff1a]|\bexec\s+(?:completed|failed)\b|\boutput\s+matched\b|\bwatch\s+ended\b/i;
 
 /**
  * NOTIFY-08: the last 400 characters of the tail, whitespace folded, at most 180 characters. Ours (issue 20): a
@@ -33,6 +33,7 @@ export class ExitNotifier {
   readonly #queues = new Map<string, SystemEvent[]>();
   readonly #options: ExitNotifierOptions;
   readonly #wakeListeners = new Set<WakeListener>();
+  #disposed = false;
 
   constructor(options: ExitNotifierOptions) {
     this.#options = options;
@@ -43,14 +44,21 @@ export class ExitNotifier {
     if (!this.#shouldNotify(session)) return;
     const text = exitEvent(session.outcomeStatus, session.id.slice(0, ID8_CHARS),
       exitLabel(session.exitCode, session.exitSignal), exitSnippet(session), session.timedOut);
-    const event: SystemEvent = {
-      scopeKey: session.scopeKey, sessionId: session.id, text, contextKey: `exec:${session.id}`, createdAt: Date.now(),
-    };
-    const queue = this.#queues.get(session.scopeKey) ?? [];
+    this.queueEvent({ scopeKey: session.scopeKey, sessionId: session.id, text, contextKey: `exec:${session.id}` });
+  }
+
+  /**
+   * Queues one system event for its scope and requests a wake (NOTIFY-02, NOTIFY-12): the one path of exit events
+   * and of watch events (issue 34). Nothing is queued once the notifier is disposed.
+   */
+  queueEvent(fields: Omit<SystemEvent, "createdAt">): void {
+    if (this.#disposed) return;
+    const event: SystemEvent = { ...fields, createdAt: Date.now() };
+    const queue = this.#queues.get(event.scopeKey) ?? [];
     queue.push(event);
-    this.#queues.set(session.scopeKey, queue);
+    this.#queues.set(event.scopeKey, queue);
     ignoreErrors(() => this.#options.onSystemEvent?.(event)); // NOTIFY-11
-    const wake: WakeRequest = { scopeKey: session.scopeKey, sessionId: session.id, source: "exec-event", reason: "exec-event" };
+    const wake: WakeRequest = { scopeKey: event.scopeKey, sessionId: event.sessionId, source: "exec-event", reason: "exec-event" };
     ignoreErrors(() => this.#options.onWake?.(wake));
     for (const listener of [...this.#wakeListeners]) {
       if (listener.scopeKey === undefined || listener.scopeKey === wake.scopeKey) ignoreErrors(() => listener.onWake({ ...wake }));
@@ -80,21 +88,26 @@ export class ExitNotifier {
     return [...(this.#queues.get(scopeKey) ?? [])];
   }
 
-  /** NOTIFY-13: a terminal poll removes the session's still-queued event. */
+  /** NOTIFY-13: a terminal poll removes the session's still-queued exit event (its watch events stay). */
   acknowledge(session: SessionView): void {
-    this.dropEventOf(session);
+    this.#dropEvents(session, (event) => event.contextKey === `exec:${session.id}`);
   }
 
-  /** Removes the session's still-queued event, if any. */
+  /** Removes the session's still-queued events, if any. */
   dropEventOf(session: SessionView): void {
+    this.#dropEvents(session, () => true);
+  }
+
+  #dropEvents(session: SessionView, matches: (event: SystemEvent) => boolean): void {
     const queue = this.#queues.get(session.scopeKey);
     if (!queue) return;
-    const kept = queue.filter((event) => event.sessionId !== session.id);
+    const kept = queue.filter((event) => event.sessionId !== session.id || !matches(event));
     if (kept.length > 0) this.#queues.set(session.scopeKey, kept);
     else this.#queues.delete(session.scopeKey);
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#queues.clear();
     const listeners = [...this.#wakeListeners];
     this.#wakeListeners.clear();

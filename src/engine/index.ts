@@ -6,19 +6,19 @@ export { ExecProcessError, describeError } from "./errors.js";
 export type { ProcessAction } from "./process/normalize-process.js";
 export type {
   ErrorCode, ErrorData, ErrorDataOf, ErrorParam, HostRefusalReason, HostUnreachableReason, HttpRefusalReason, InputIssue,
-  OptionOwner, SandboxMountProblem,
+  OptionOwner, SandboxMountProblem, WatchParam,
 } from "./errors.js";
 export { SETTINGS_TABLE, LIMITS, resolveSettings, describeSettingsTable } from "./settings.js";
 export type { Settings, ExecConfig } from "./settings.js";
 export type {
   CallContext, ExecParams, ExecutorProcess, ExecutorSpawnRequest, HostExecutor, LocalSessionEngine, MaybePromise, ProcessParams,
-  ResultStatus, SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest,
+  ResultStatus, SessionEngine, SessionEngineOptions, SystemEvent, ToolResult, WakeListener, WakeRequest, WatchParams,
 } from "./types.js";
 export type {
   ExecCompletedDetails, ExecDetails, ExecFailedDetails, ExecProgressDetails, ExecRunningDetails, Exclusive, ExitFields,
   FailureKind, InputDetails, InputWaitFields, KillDetails, ListDetails, ListEntry, ListFinishedEntry, ListRunningEntry,
   LogFinishedDetails, LogRunningDetails, LogTotals, PollExitedDetails, PollRunningDetails, ProcessDetails,
-  ProcessFailureDetails, RemovedDetails, ToolDetails, WorkdirFailureDetails,
+  ProcessFailureDetails, RemovedDetails, ToolDetails, WatchDetails, WatchView, WorkdirFailureDetails,
 } from "./result-details.js";
 export type { ExitReason, OutcomeStatus } from "./session.js";
 export type { SpawnFaults } from "./spawn/faults.js";

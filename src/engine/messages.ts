@@ -373,3 +373,49 @@ export const sessionHostClientLimit = (host: string, maxClients: number): string
 export const sessionHostScopeLimit = (host: string, maxScopes: number): string =>
   `Session host "${host}" allows one client at most ${maxScopes} scopes (--max-scopes-per-client ${maxScopes}), ` +
   "and this client has used them all. Reuse a scope (agent name or thread), or raise the limit.";
+
+// ---- watches and retry dedupe (ours, issue 34) ----
+/** The description of the `watch` tool the model reads. */
+export const WATCH_DESCRIPTION =
+  "Wake me when a line of a running exec session's output matches. Give the sessionId that exec returned and a pattern (a literal substring; regex=true for a regular expression). Returns at once; when a line matches, the next turn starts with an `Output matched` event, so do not poll or sleep meanwhile. The watch ends at its first match (once, default true), when the session ends, or after timeoutSeconds.";
+export const WATCH_PARAMETERS = {
+  sessionId: "Session id returned by exec (a running, backgrounded session).",
+  pattern: "Text to look for in each output line (literal substring unless regex=true).",
+  regex: "Treat pattern as a regular expression (RE2 syntax, linear time; no backreferences or lookaround).",
+  once: "End the watch at its first match (default true). false: keep watching; matches within one second make one event.",
+  timeoutSeconds: "End the watch with a `no match` event after this many seconds (default: until the session ends).",
+} as const;
+/** A watch's pattern as the texts quote it: a JSON string, cut like any echoed input. */
+export const quotePattern = (pattern: string): string => JSON.stringify(quoteInput(pattern));
+/** The event of a match: `line` is sanitized, whitespace folded and cut; `count` > 1 for folded matches. */
+export const outputMatchedEvent = (id: string, line: string, count = 1): string =>
+  count > 1 ? `Output matched (${quoteInput(id)}, ${count} lines): ${line}` : `Output matched (${quoteInput(id)}): ${line}`;
+/** The event of a watch whose session ended before any line matched. */
+export const watchSessionEndedEvent = (id: string, pattern: string): string =>
+  `Watch ended (${quoteInput(id)}): the session ended and no output line matched ${quotePattern(pattern)}.`;
+/** The event of a watch whose timeoutSeconds passed before any line matched. */
+export const watchTimedOutEvent = (id: string, pattern: string, seconds: number): string =>
+  `Watch ended (${quoteInput(id)}): no match within ${seconds} s for ${quotePattern(pattern)}. The session is still running.`;
+/** The result of a watch call that is now waiting. */
+export const watchStarted = (id: string, pattern: string, regex: boolean, timeoutSeconds: number | undefined): string =>
+  `Watching session ${quoteInput(id)} for ${regex ? "the regular expression" : "the text"} ${quotePattern(pattern)}` +
+  (timeoutSeconds === undefined ? " until it ends" : ` for up to ${timeoutSeconds} s`) +
+  ". An `Output matched` event wakes you when a line matches; do not poll or sleep meanwhile.";
+/** The result of a watch call whose session has already ended (its retained output was searched). */
+export const watchOnEndedSession = (id: string, pattern: string): string =>
+  `Session ${quoteInput(id)} has already ended and no output line matched ${quotePattern(pattern)}. Use process log to read its output.`;
+/** An invalid watch argument: which, what it got, what it takes. */
+export const invalidWatchArgument = (param: string, value: string, expected: string): string =>
+  `Invalid watch ${param}: got ${value}; expected ${expected}.`;
+/** A regex pattern that does not compile. */
+export const invalidWatchPattern = (pattern: string, reason: string): string =>
+  `Invalid watch pattern ${quotePattern(pattern)}: ${reason}. Fix the regular expression (RE2 syntax: no backreferences or lookaround), or omit regex to match the text literally.`;
+/** A watch over the per-session or per-scope limit. */
+export const watchLimitReached = (per: "session" | "scope", limit: number, setting: string, id: string): string =>
+  `Too many watches: ${per === "session" ? `session ${quoteInput(id)}` : "this scope"} already has ${limit} active watches, the limit (${setting}). ` +
+  "Wait for one to match, end or time out, or combine patterns into one regular expression (regex=true, a|b).";
+/** An engine without `watch` asked to watch (a front end offering the tool over another engine). */
+export const WATCH_UNSUPPORTED = "This engine cannot watch output: the watch tool is unavailable here. Use process poll instead.";
+/** The head of an exec result that joined an identical job started earlier (dedupe). */
+export const sameJobNote = (id: string, agoSeconds: number): string =>
+  `Same job already started ${agoSeconds} s ago (session ${quoteInput(id)}): no second process was started.`;

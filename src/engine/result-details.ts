@@ -107,7 +107,35 @@ export interface ProcessFailureDetails {
   hint?: string;
 }
 
-interface ListEntryBase extends NamedSession {
+/** A session's watch as `list` and `poll` show it in their details, never in their texts (issue 34). */
+export interface WatchView {
+  watchId: string;
+  pattern: string;
+  regex: boolean;
+  once: boolean;
+  /** `watching` until its first match (once), its timeout, or its session's end. */
+  state: "watching" | "matched" | "timed-out" | "session-ended";
+  /** Lines matched so far. */
+  matches: number;
+  startedAt: number;
+  timeoutSeconds: number | null;
+}
+
+/** `watches`: only on sessions that have or had a watch. */
+interface WatchedSession {
+  watches?: WatchView[];
+}
+
+/** The result of `watch` (issue 34): `running` while it waits; `completed` when retained output already decided it. */
+export interface WatchDetails {
+  status: "running" | "completed";
+  sessionId: string;
+  watch: WatchView;
+  /** The matching line (sanitized, whitespace folded, cut), when retained output already held one. */
+  matchedLine?: string;
+}
+
+interface ListEntryBase extends NamedSession, WatchedSession {
   sessionId: string;
   startedAt: number;
   runtimeMs: number;
@@ -144,7 +172,7 @@ export interface ListDetails {
 }
 
 /** POLL-05: the session is still running. */
-export interface PollRunningDetails extends NamedSession, InputWaitFields {
+export interface PollRunningDetails extends NamedSession, InputWaitFields, WatchedSession {
   status: "running";
   sessionId: string;
   aggregated: string;
@@ -152,7 +180,7 @@ export interface PollRunningDetails extends NamedSession, InputWaitFields {
 }
 
 /** POLL-16: the session has ended; a confirmed stop is completed. */
-export interface PollExitedDetails extends NamedSession, ExitFields {
+export interface PollExitedDetails extends NamedSession, ExitFields, WatchedSession {
   status: OutcomeStatus;
   sessionId: string;
   aggregated: string;
@@ -202,4 +230,4 @@ export type ProcessDetails = Exclusive<ProcessDetailKinds>;
 
 /** The details of any result of the engine. */
 export type ToolDetails = Exclusive<ExecCompletedDetails | ExecFailedDetails | WorkdirFailureDetails | ExecRunningDetails
-  | ExecProgressDetails | ProcessDetailKinds>;
+  | ExecProgressDetails | ProcessDetailKinds | WatchDetails>;

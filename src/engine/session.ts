@@ -95,6 +95,7 @@ export class Session {
   };
   readonly #waiters = new Set<() => void>();
   readonly #outputListeners = new Set<() => void>();
+  readonly #textListeners = new Set<(stream: OutputStream, text: OutputText) => void>();
   readonly #completionHandlers = new Set<(session: Session) => void>();
   #timers: NodeJS.Timeout[] = [];
   #resolveCompleted!: () => void;
@@ -189,6 +190,16 @@ export class Session {
   onOutput(listener: () => void): () => void {
     this.#outputListeners.add(listener);
     return () => void this.#outputListeners.delete(listener);
+  }
+
+  /**
+   * Called with each sanitized piece of a stream's output, in order, until completion (the last piece comes before
+   * the completion handlers run). Watches read lines from it (issue 34). Returns the unsubscriber.
+   */
+  onText(listener: (stream: OutputStream, text: OutputText) => void): () => void {
+    if (this.#phase.kind === "finished") return () => undefined;
+    this.#textListeners.add(listener);
+    return () => void this.#textListeners.delete(listener);
   }
 
   /** Called once at completion, in subscription order. Returns the unsubscriber. */
@@ -433,6 +444,7 @@ export class Session {
       byRequest: stop?.byRequest ?? false, endedAt: Date.now(), outputHolders,
     };
     this.#outputListeners.clear();
+    this.#textListeners.clear();
     for (const handler of [...this.#completionHandlers]) handler(this);
     this.#completionHandlers.clear();
     this.#resolveCompleted();
@@ -451,6 +463,7 @@ export class Session {
   #append(stream: OutputStream, text: OutputText): void {
     if (text.length === 0) return;
     this.#output.append(stream, text);
+    for (const listener of this.#textListeners) listener(stream, text);
     for (const listener of [...this.#outputListeners]) listener();
     this.#wake();
   }

@@ -29,6 +29,9 @@ export interface Settings {
   readonly notifyOnExit: boolean;
   readonly notifyOnExitEmptySuccess: boolean;
   readonly pathPrepend: readonly string[];
+  readonly maxWatchesPerSession: number;
+  readonly maxWatchesPerScope: number;
+  readonly dedupeWindowMs: number;
 }
 
 export interface SettingRow {
@@ -78,6 +81,15 @@ export const SETTINGS_TABLE = Object.freeze({
   pathPrepend: row({ setting: "pathPrepend", description: "PATH prefix entries", envVar: null, legacyEnvAlias: null,
     configKey: "pathPrepend", defaultValue: Object.freeze([] as string[]), min: null, max: null,
     accepted: "array of strings; non-empty entries kept", rules: ["SET-23"] }),
+  maxWatchesPerSession: row({ setting: "maxWatchesPerSession", description: "Active watches per session (ours)",
+    envVar: null, legacyEnvAlias: null, configKey: null, defaultValue: 8, min: 1, max: 64, accepted: "1–64",
+    rules: ["issue 34"] }),
+  maxWatchesPerScope: row({ setting: "maxWatchesPerScope", description: "Active watches per scope (ours)",
+    envVar: null, legacyEnvAlias: null, configKey: null, defaultValue: 32, min: 1, max: 256, accepted: "1–256",
+    rules: ["issue 34"] }),
+  dedupeWindowMs: row({ setting: "dedupeWindowMs", description: "Retry dedupe window (ms, ours)", envVar: null,
+    legacyEnvAlias: null, configKey: null, defaultValue: 0, min: 0, max: 600_000,
+    accepted: "0–600000 (engine option dedupeWindowMs; 0 = off)", rules: ["issue 34"] }),
 } as const);
 
 /** Fixed numbers of SPEC.md that are not configurable; names carry their unit. */
@@ -114,6 +126,10 @@ export const LIMITS = Object.freeze({
   QUOTED_INPUT_MAX_CHARS: 100, // ours (issue 20): a text quotes an input whole up to this length …
   QUOTED_INPUT_HEAD_CHARS: 80, // … and a longer one by this many first characters, `…` and its length
   QUOTED_LIST_MAX_ITEMS: 10, // ours (issue 20): inputs (env keys) or warnings a text lists before "… (N more)"
+  WATCH_FOLD_MS: 1_000, // ours (issue 34): matches of a watch with once: false within this window make one event
+  WATCH_LINE_MAX_CHARS: 131_072, // ours (issue 34): a longer line is matched on its first this many characters
+  WATCH_LINE_SHOWN_CHARS: 180, // ours (issue 34): a matched line in an event, whitespace folded, then cut with `…`
+  WATCH_PATTERN_MAX_CHARS: 1_000, // ours (issue 34): the longest pattern a watch accepts
 });
 
 export const {
@@ -122,7 +138,8 @@ export const {
   TIMER_MAX_MS, MS_PER_SECOND, LOG_DEFAULT_LINES, PTY_COLS, PTY_ROWS, NAME_TARGET_MAX, LIST_NAME_MAX,
   LIST_COMMAND_MAX, LIST_STATUS_WIDTH, SNIPPET_SOURCE_CHARS, SNIPPET_MAX_CHARS, ID8_CHARS, ID_BASE_TRIES,
   ID_MAX_COLLISION_SUFFIX, ID_RANDOM_SUFFIX_CHARS, EXIT_CODE_NOT_EXECUTABLE, EXIT_CODE_NOT_FOUND,
-  QUOTED_INPUT_MAX_CHARS, QUOTED_INPUT_HEAD_CHARS, QUOTED_LIST_MAX_ITEMS,
+  QUOTED_INPUT_MAX_CHARS, QUOTED_INPUT_HEAD_CHARS, QUOTED_LIST_MAX_ITEMS, WATCH_FOLD_MS, WATCH_LINE_MAX_CHARS,
+  WATCH_LINE_SHOWN_CHARS, WATCH_PATTERN_MAX_CHARS,
 } = LIMITS;
 
 /** Renders SETTINGS_TABLE as a Markdown table (for the README). */
@@ -144,6 +161,8 @@ export interface ResolveSettingsOptions {
   env?: Env;
   /** Engine option that precedes OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS when finite (SET-15). */
   inputWaitIdleMs?: number;
+  /** Engine option `dedupeWindowMs` (issue 34); absent or not finite: the default 0, no dedupe. */
+  dedupeWindowMs?: number;
 }
 
 const STRICT_INTEGER = /^[+-]?[0-9]+$/;
@@ -212,5 +231,8 @@ export function resolveSettings(options: ResolveSettingsOptions = {}): Settings 
     notifyOnExit: exec.notifyOnExit !== false,
     notifyOnExitEmptySuccess: exec.notifyOnExitEmptySuccess === true,
     pathPrepend: readPathPrepend(exec.pathPrepend),
+    maxWatchesPerSession: table.maxWatchesPerSession.defaultValue,
+    maxWatchesPerScope: table.maxWatchesPerScope.defaultValue,
+    dedupeWindowMs: resolveClamped(table.dedupeWindowMs, env, options.dedupeWindowMs),
   });
 }

@@ -2,7 +2,9 @@
 import type { CursorKeyMode } from "./key-encoder.js";
 import type { SpawnFaults } from "./spawn/faults.js";
 import type { ExecConfig } from "./settings.js";
-import type { ExecDetails, ExecProgressDetails, ProcessDetails, ToolDetails } from "./result-details.js";
+import type {
+  ExecDetails, ExecProgressDetails, ProcessDetails, ProcessFailureDetails, ToolDetails, WatchDetails,
+} from "./result-details.js";
 
 export type { ExecConfig };
 
@@ -38,6 +40,20 @@ export interface ProcessParams {
   offset?: unknown;
   limit?: unknown;
   timeout?: unknown;
+  [key: string]: unknown;
+}
+
+/** `watch` arguments (issue 34): a session, what to look for, and how long. */
+export interface WatchParams {
+  sessionId?: unknown;
+  /** A literal substring, or with `regex: true` a regular expression (RE2 syntax). */
+  pattern?: unknown;
+  /** @default false */
+  regex?: unknown;
+  /** End the watch at its first match. @default true */
+  once?: unknown;
+  /** End the watch with a "no match" event after this many seconds. @default until the session ends */
+  timeoutSeconds?: unknown;
   [key: string]: unknown;
 }
 
@@ -144,6 +160,12 @@ export interface SessionEngineOptions {
    * @default true
    */
   cleanup?: boolean;
+  /**
+   * Retry dedupe (issue 34): an exec identical to a running one of the same scope (command, workdir, env, host, node,
+   * pty, elevated) started less than this many ms ago joins it instead of starting a second process. 0 turns it off.
+   * @default 0
+   */
+  dedupeWindowMs?: number;
 }
 
 /** A value, or the promise of it: what an engine answers at once in-process and after a round trip when remote. */
@@ -175,6 +197,11 @@ export interface SessionEngine {
   dispose(): Promise<void>;
   /** True once dispose() was called. */
   readonly disposed: boolean;
+  /**
+   * Watches a backgrounded session's output (issue 34): a matching line queues an `Output matched` system event and
+   * requests a wake, as an exit does. Optional, so that other engines stay valid; the watch tool needs it.
+   */
+  watch?(params: WatchParams, ctx: CallContext): Promise<ToolResult<WatchDetails | ProcessFailureDetails>>;
 }
 
 /** The in-process engine: its queries answer at once. */

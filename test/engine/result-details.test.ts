@@ -46,7 +46,7 @@ const exitFields = {
 };
 const listEntry = {
   sessionId: true, status: true, startedAt: true, runtimeMs: true, cwd: true, command: true, name: true, tail: true,
-  truncated: true,
+  truncated: true, watches: false,
 };
 const listRunning = { ...listEntry, pid: true, ...inputWait } satisfies Shape<ListRunningEntry>;
 const listFinished = {
@@ -54,9 +54,11 @@ const listFinished = {
 } satisfies Shape<ListFinishedEntry>;
 const list = { status: true, sessions: true } satisfies Shape<ListDetails>;
 const pollRunning = {
-  status: true, sessionId: true, aggregated: true, name: true, ...inputWait, retryInMs: true,
+  status: true, sessionId: true, aggregated: true, name: true, ...inputWait, retryInMs: true, watches: false,
 } satisfies Shape<PollRunningDetails>;
-const pollExited = { status: true, sessionId: true, ...exitFields, name: true, aggregated: true } satisfies Shape<PollExitedDetails>;
+const pollExited = {
+  status: true, sessionId: true, ...exitFields, name: true, aggregated: true, watches: false,
+} satisfies Shape<PollExitedDetails>;
 const logTotals = { total: true, totalLines: true, totalChars: true, truncated: true };
 const logRunning = {
   status: true, sessionId: true, name: true, ...inputWait, output: true, ...logTotals,

@@ -54,8 +54,15 @@ describe("resolveSettings defaults", () => {
     expect(withEnv({})).toEqual({
       yieldMs: 10_000, maxOutputChars: 200_000, pendingMaxOutputChars: 30_000, jobTtlMs: 1_800_000,
       inputWaitIdleMs: 15_000, defaultTimeoutSeconds: 1_800, notifyOnExit: true, notifyOnExitEmptySuccess: false,
-      pathPrepend: [],
+      pathPrepend: [], maxWatchesPerSession: 8, maxWatchesPerScope: 32, dedupeWindowMs: 0,
     });
+  });
+
+  it.each([
+    [undefined, 0], [1_000, 1_000], [-5, 0], [10_000_000, 600_000], [Number.NaN, 0],
+  ])("takes the engine option dedupeWindowMs %s as %s (issue 34: clamped, 0 is off)", (dedupeWindowMs, expected) => {
+    const options = dedupeWindowMs === undefined ? { env: {} } : { env: {}, dedupeWindowMs };
+    expect(resolveSettings(options).dedupeWindowMs).toBe(expected);
   });
 
   it("returns a deep-frozen object", () => {

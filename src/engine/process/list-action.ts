@@ -14,7 +14,10 @@ export function listSessions(engine: EngineContext, scopeKey: string): ToolResul
   const sessions = engine.registry.visible(scopeKey);
   if (sessions.length === 0) return result(messages.NO_SESSIONS, { status: "completed", sessions: [] });
   const now = Date.now();
-  const entries = sessions.map((session) => listEntry(session, engine.settings.inputWaitIdleMs, now));
+  const entries = sessions.map((session) => {
+    const listed = listEntry(session, engine.settings.inputWaitIdleMs, now);
+    return { line: listed.line, entry: { ...listed.entry, ...engine.watches.watchesField(session) } as ListEntry };
+  });
   const lines = entries.map(({ line }) => line);
   return result(lines.join("\n"), { status: "completed", sessions: entries.map(({ entry }) => entry) });
 }

@@ -67,7 +67,7 @@ function runningPoll(session: Session, engine: EngineContext): ToolResult<PollRu
     + (wait.waitingForInput ? inputWaitHint(wait) : `\n\n${messages.PROCESS_STILL_RUNNING}`);
   return result(text, {
     status: "running", sessionId: session.id, aggregated: session.output.aggregate, ...nameField(session), ...wait,
-    retryInMs: retryInMs(step),
+    retryInMs: retryInMs(step), ...engine.watches.watchesField(session),
   });
 }
 
@@ -83,6 +83,6 @@ function terminalPoll(session: Session, engine: EngineContext): ToolResult<PollE
     + `\n\n${exitLine}` + guidanceSuffix(session);
   return result(text, {
     status: reportedStatus(session), sessionId: session.id, ...exitFields(session),
-    ...nameField(session), aggregated: session.output.aggregate,
+    ...nameField(session), aggregated: session.output.aggregate, ...engine.watches.watchesField(session),
   });
 }
