@@ -208,7 +208,7 @@ export class Session {
     return () => void this.#completionHandlers.delete(handler);
   }
 
-  /** Resolves on the next output, drop, completion or hide, or after `ms`, or when `signal` aborts. */
+  /** Resolves on the next output, drop, completion, backgrounding or hide, or after `ms`, or when `signal` aborts. */
   async waitForActivity(ms: number, signal?: AbortSignal): Promise<void> {
     if (ms <= 0) return;
     const controller = new AbortController();
@@ -272,6 +272,7 @@ export class Session {
     if (this.#visibility !== "foreground") return;
     this.#visibility = "background";
     this.#child?.unref?.();
+    this.#wake(); // a retried exec that joined this job waits for it to be backgrounded (issue 34)
   }
 
   /** The exec call was aborted in its foreground window (EXEC-40): never listed or notified, and terminated. */

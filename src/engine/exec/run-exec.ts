@@ -11,6 +11,7 @@ import type { ExecDetails } from "../result-details.js";
 import type { CallContext, ExecParams, ExecutorSpawnRequest, ToolResult } from "../types.js";
 import { buildCommandEnv } from "./env-overrides.js";
 import { foregroundResult, progressUpdate, runningResult, workdirFailure } from "./exec-results.js";
+import { joinSameJob } from "./join-same-job.js";
 import { normalizeExecParams, timeoutMs, type NormalizedExec } from "./normalize-exec.js";
 
 export async function runExec(params: ExecParams, ctx: CallContext, engine: EngineContext): Promise<ToolResult<ExecDetails>> {
@@ -21,7 +22,11 @@ export async function runExec(params: ExecParams, ctx: CallContext, engine: Engi
   const { workdir, env } = call;
   if (!workdir.ok) return workdirFailure(workdir.requested, Date.now() - checkedAt, workdir.text); // EXEC-23
   if (!env.ok) throw env.error; // EXEC-03a: after the working directory
+  const dedupeKey = engine.dedupe.enabled ? engine.dedupe.keyOf(call, workdir.cwd, env.overrides, ctx.scopeKey) : undefined;
+  const sameJob = dedupeKey === undefined ? undefined : engine.dedupe.find(dedupeKey);
+  if (sameJob) return joinSameJob(sameJob, call, ctx); // issue 34: no second process
   const session = engine.createSession(call.command, ctx.scopeKey, workdir.cwd);
+  if (dedupeKey !== undefined) engine.dedupe.remember(dedupeKey, session);
   const warnings: string[] = [];
   const processToolAvailable = ctx.processToolAvailable !== false;
   if (!processToolAvailable && call.continuationRequested) warnings.push(messages.SYNC_MODE_WARNING); // EXEC-43
