@@ -73,6 +73,8 @@ export interface ServerOptions {
   processTool: boolean;
   /** Exit events go in front of the next tool result as `System:` lines. */
   eventsInResults: boolean;
+  /** Offer the `watch` tool too (issue 34; needs the process tool). */
+  watchTool: boolean;
 }
 
 export type Command = { kind: "serve"; options: ServerOptions } | { kind: "help" } | { kind: "version" };
@@ -99,6 +101,7 @@ An MCP server with the tools exec and process. Without a sandbox, commands run a
   --allow-elevated          let exec accept elevated: true (runs outside any sandbox; refused with --sandbox)
   --no-process-tool         offer exec only; it runs every command to its end
   --no-events-in-results    do not put exit events in front of tool results (logging notifications still go out)
+  --watch-tool              offer the tool watch too: an "Output matched" event when a session prints a line
   --version, --help`;
 
 /** Parses argv (without node and the script) and the environment; throws invalid-option errors. */
@@ -113,6 +116,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
       cwd: { type: "string" }, config: { type: "string" }, sandbox: { type: "string" }, "ssh-config": { type: "string" },
       "allowed-root": { type: "string", multiple: true },
       "allow-elevated": { type: "boolean" }, "no-process-tool": { type: "boolean" }, "no-events-in-results": { type: "boolean" },
+      "watch-tool": { type: "boolean" },
       help: { type: "boolean" }, version: { type: "boolean" },
     },
   });
@@ -137,6 +141,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
       allowElevated,
       processTool: values["no-process-tool"] !== true,
       eventsInResults: values["no-events-in-results"] !== true,
+      watchTool: values["watch-tool"] === true,
     },
   };
 }

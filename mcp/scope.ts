@@ -8,7 +8,7 @@ import {
 import {
   createSessionEngine, ExecProcessError, type CallContext, type ExecConfig, type HostExecutor, type LocalSessionEngine, type SystemEvent,
 } from "../src/engine/index.js";
-import { runTool, systemEventLines, toolJsonSchema, toolSpecs, type ToolSpec } from "../src/tool-spec/index.js";
+import { runTool, systemEventLines, toolJsonSchema, toolSpecs, WATCH_TOOL_SPEC, type ToolSpec } from "../src/tool-spec/index.js";
 import { DETAILS_OUTPUT_SCHEMA, fromRejection, fromToolResult, toolError } from "./call-result.js";
 import { progressListener, type RequestExtra } from "./progress.js";
 import { SERVER_NAME, serverVersion } from "./server-info.js";
@@ -23,6 +23,8 @@ export interface ScopeSettings {
   processTool: boolean;
   allowElevated: boolean;
   eventsInResults: boolean;
+  /** Offer the `watch` tool beside exec and process (issue 34, --watch-tool). @default false */
+  watchTool?: boolean;
   /** Commands whose host is omitted, auto or gateway go to the sandbox executor. */
   sandboxed: boolean;
   /** The server's log (stderr): faults the model is not shown. */
@@ -47,7 +49,8 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
     cwd: settings.cwd, env: settings.env, config: settings.config, executors: settings.executors,
     onSystemEvent: (event) => void notifyExit(server, event, transportSessionId),
   });
-  const tools = new Map<string, ToolSpec>(toolSpecs(settings.processTool).map((spec) => [spec.name, spec]));
+  const offered: ToolSpec[] = [...toolSpecs(settings.processTool), ...(settings.processTool && settings.watchTool ? [WATCH_TOOL_SPEC] : [])];
+  const tools = new Map<string, ToolSpec>(offered.map((spec) => [spec.name, spec]));
   const unknownTool = (name: string): string => new ExecProcessError({ code: "unknown-tool", tool: name, tools: [...tools.keys()] }).message;
   const call = (spec: ToolSpec, args: Record<string, unknown>, extra: RequestExtra | undefined): Promise<CallToolResult> => {
     const ctx: CallContext = { scopeKey, processToolAvailable: settings.processTool, allowElevated: settings.allowElevated };

@@ -1,9 +1,9 @@
 // langchain-exec-process: OpenClaw-style exec and process tools for LangChain.js and LangGraph.
 export { ExecToolkit, DEFAULT_SCOPE } from "./langchain/toolkit.js";
 export type { ExecToolkitOptions } from "./langchain/toolkit.js";
-export { ExecTool, ProcessTool } from "./langchain/tools.js";
-export { execSchema, execSyncSchema, processSchema } from "./tool-spec/schemas.js";
-export type { ExecInput, ProcessInput } from "./tool-spec/schemas.js";
+export { ExecTool, ProcessTool, WatchTool } from "./langchain/tools.js";
+export { execSchema, execSyncSchema, processSchema, watchSchema } from "./tool-spec/schemas.js";
+export type { ExecInput, ProcessInput, WatchInput } from "./tool-spec/schemas.js";
 export * from "./engine/index.js";
 export * from "./executors/index.js";
 export { createExecTools } from "./langchain/create-exec-tools.js";

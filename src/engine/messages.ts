@@ -375,16 +375,6 @@ export const sessionHostScopeLimit = (host: string, maxScopes: number): string =
   "and this client has used them all. Reuse a scope (agent name or thread), or raise the limit.";
 
 // ---- watches and retry dedupe (ours, issue 34) ----
-/** The description of the `watch` tool the model reads. */
-export const WATCH_DESCRIPTION =
-  "Wake me when a line of a running exec session's output matches. Give the sessionId that exec returned and a pattern (a literal substring; regex=true for a regular expression). Returns at once; when a line matches, the next turn starts with an `Output matched` event, so do not poll or sleep meanwhile. The watch ends at its first match (once, default true), when the session ends, or after timeoutSeconds.";
-export const WATCH_PARAMETERS = {
-  sessionId: "Session id returned by exec (a running, backgrounded session).",
-  pattern: "Text to look for in each output line (literal substring unless regex=true).",
-  regex: "Treat pattern as a regular expression (RE2 syntax, linear time; no backreferences or lookaround).",
-  once: "End the watch at its first match (default true). false: keep watching; matches within one second make one event.",
-  timeoutSeconds: "End the watch with a `no match` event after this many seconds (default: until the session ends).",
-} as const;
 /** A watch's pattern as the texts quote it: a JSON string, cut like any echoed input. */
 export const quotePattern = (pattern: string): string => JSON.stringify(quoteInput(pattern));
 /** The event of a match: `line` is sanitized, whitespace folded and cut; `count` > 1 for folded matches. */

@@ -12,7 +12,7 @@ export type CreateExecToolsOnEngineOptions<Engine extends SessionEngine> = Toolk
 export interface ExecTools<Engine extends SessionEngine = LocalSessionEngine> {
   engine: Engine;
   toolkit: ExecToolkit<Engine>;
-  /** `[exec, process]`, or `[exec]` with `processTool: false`. */
+  /** `[exec, process]`, or `[exec]` with `processTool: false`; then `watch` with `watchTool: true`. */
   tools: ExecToolkit["tools"];
   /** The exit-event middleware for createAgent (LC-19). */
   middleware: ReturnType<ExecToolkit["createMiddleware"]>;
@@ -26,7 +26,7 @@ export function createExecTools<Engine extends SessionEngine>(options: CreateExe
 export function createExecTools(
   options: CreateExecToolsOptions | CreateExecToolsOnEngineOptions<SessionEngine> = {},
 ): ExecTools<SessionEngine> {
-  const { scopeKey, agentName, processTool, allowElevated, scopeFromThread, engine: given, ...engineOptions } = options;
+  const { scopeKey, agentName, processTool, allowElevated, scopeFromThread, watchTool, engine: given, ...engineOptions } = options;
   const engine = given ?? createSessionEngine(engineOptions);
   const toolkit = new ExecToolkit({
     engine,
@@ -35,6 +35,7 @@ export function createExecTools(
     ...(processTool !== undefined ? { processTool } : {}),
     ...(allowElevated !== undefined ? { allowElevated } : {}),
     ...(scopeFromThread !== undefined ? { scopeFromThread } : {}),
+    ...(watchTool !== undefined ? { watchTool } : {}),
   });
   return { engine, toolkit, tools: toolkit.getTools(), middleware: toolkit.createMiddleware(), dispose: () => engine.dispose() };
 }

@@ -6,7 +6,7 @@ import { systemEventLines } from "../engine/messages.js";
 import { createExitEventMiddleware, createExitEventNode } from "./exit-events.js";
 import { ThreadRuns } from "./thread-runs.js";
 import { threadIdOf } from "./tool-output.js";
-import { ExecTool, ProcessTool, type ToolBinding } from "./tools.js";
+import { ExecTool, ProcessTool, WatchTool, type ToolBinding } from "./tools.js";
 import {
   startWakeOnExit, type WakeableRunnable, type WakeOnExitHandle, type WakeOnExitOptions, type WakeRunConfig,
 } from "./wake-on-exit.js";
@@ -24,6 +24,8 @@ export interface ExecToolkitOptions<Engine extends SessionEngine = SessionEngine
   allowElevated?: boolean;
   /** @default false. Calls with `configurable.thread_id` use scope `thread:<id>` (LC-04). */
   scopeFromThread?: boolean;
+  /** @default false. Adds the `watch` tool (issue 34) after exec and process; needs the process tool and `engine.watch`. */
+  watchTool?: boolean;
 }
 
 export const DEFAULT_SCOPE = "default";
@@ -33,8 +35,10 @@ export class ExecToolkit<Engine extends SessionEngine = SessionEngine> extends B
   readonly scopeKey: string;
   readonly exec: ExecTool;
   readonly process: ProcessTool | undefined;
-  /** `[exec, process]`, or `[exec]` without the process tool (LC-02); `exec` and `process` are the same tools, typed. */
-  tools: Array<ExecTool | ProcessTool>;
+  /** The `watch` tool, with `watchTool: true` (issue 34). */
+  readonly watch: WatchTool | undefined;
+  /** `[exec, process]`, or `[exec]` without the process tool (LC-02), then `watch` when asked for; the same tools, typed. */
+  tools: Array<ExecTool | ProcessTool | WatchTool>;
   /** The scope was derived (agent name), so resetting it cannot touch a shared scope (REG-13). */
   readonly #derivedScope: boolean;
   /** Calls with `configurable.thread_id` use scope `thread:<id>` (LC-04). */
@@ -58,9 +62,11 @@ export class ExecToolkit<Engine extends SessionEngine = SessionEngine> extends B
     this.exec = new ExecTool(binding);
     this.process = processToolAvailable ? new ProcessTool(binding) : undefined;
     this.tools = this.process ? [this.exec, this.process] : [this.exec];
+    this.watch = this.process && options.watchTool === true ? new WatchTool(binding) : undefined;
+    if (this.watch) this.tools.push(this.watch);
   }
 
-  override getTools(): Array<ExecTool | ProcessTool> {
+  override getTools(): Array<ExecTool | ProcessTool | WatchTool> {
     return [...this.tools];
   }
 

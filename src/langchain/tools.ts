@@ -5,8 +5,9 @@ import {
   StructuredTool, type StructuredToolCallInput, type ToolReturnType, type ToolRunnableConfig,
 } from "@langchain/core/tools";
 import type { CallContext, ExecProgressDetails, SessionEngine, ToolDetails, ToolResult } from "../engine/index.js";
-import type { execSchema, execSyncSchema, processSchema, ExecInput, ProcessInput } from "../tool-spec/schemas.js";
-import { execToolSpec, PROCESS_TOOL_SPEC } from "../tool-spec/tool-specs.js";
+import type { execSchema, execSyncSchema, processSchema, watchSchema, ExecInput, ProcessInput, WatchInput } from "../tool-spec/schemas.js";
+import { watchOn } from "../tool-spec/run-tool.js";
+import { execToolSpec, PROCESS_TOOL_SPEC, WATCH_TOOL_SPEC } from "../tool-spec/tool-specs.js";
 import { assertValidInput } from "./schema-errors.js";
 import { toToolOutput } from "./tool-output.js";
 
@@ -59,7 +60,8 @@ type OnlyFields<Input, Fields> = Input extends ToolCall | string ? unknown : { [
  * tool's arguments (and resolves to the text the model reads) or a ToolCall (and resolves to a ToolMessage).
  */
 abstract class SessionTool<
-  SchemaT extends typeof execSchema | typeof execSyncSchema | typeof processSchema, Input extends ExecInput | ProcessInput,
+  SchemaT extends typeof execSchema | typeof execSyncSchema | typeof processSchema | typeof watchSchema,
+  Input extends ExecInput | ProcessInput | WatchInput,
 > extends StructuredTool<SchemaT, Input, Input, string> {
   override responseFormat = "content_and_artifact" as const;
   protected readonly binding: ToolBinding;
@@ -101,5 +103,16 @@ export class ProcessTool extends SessionTool<typeof processSchema, ProcessInput>
 
   protected async _call(input: ProcessInput, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
     return asContent(toToolOutput(await this.binding.engine.process(input, callContext(this.binding, config)), this.name, config));
+  }
+}
+
+/** The `watch` tool (issue 34): offered only with `watchTool: true`; its events reach the model as exit events do. */
+export class WatchTool extends SessionTool<typeof watchSchema, WatchInput> {
+  readonly name = "watch";
+  readonly description = WATCH_TOOL_SPEC.description;
+  readonly schema = WATCH_TOOL_SPEC.schema;
+
+  protected async _call(input: WatchInput, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig) {
+    return asContent(toToolOutput(await watchOn(this.binding.engine, input, callContext(this.binding, config)), this.name, config));
   }
 }

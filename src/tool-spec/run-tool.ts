@@ -1,7 +1,9 @@
 // A tool call on the engine as every front end makes it: the arguments checked against the tool's schema first (a
 // clean invalid-input error, LC-21), then handed to the engine.
 import type { z } from "zod";
-import { ExecProcessError, type CallContext, type ErrorDataOf, type InputIssue, type SessionEngine, type ToolResult } from "../engine/index.js";
+import {
+  ExecProcessError, type CallContext, type ErrorDataOf, type InputIssue, type SessionEngine, type ToolResult, type WatchParams,
+} from "../engine/index.js";
 import type { ToolSpec } from "./tool-specs.js";
 
 export type InputCheck<Input> = { ok: true; input: Input } | { ok: false; error: ErrorDataOf<"invalid-input"> };
@@ -29,7 +31,14 @@ export function isErrorResult(result: ToolResult): boolean {
 /** Runs one call of the tool; arguments that do not match its schema reject with an ExecProcessError "invalid-input". */
 export async function runTool(spec: ToolSpec, engine: SessionEngine, args: unknown, ctx: CallContext): Promise<ToolResult> {
   if (spec.name === "exec") return engine.exec(checkedInput(spec.name, spec.schema, args), ctx);
+  if (spec.name === "watch") return watchOn(engine, checkedInput(spec.name, spec.schema, args), ctx);
   return engine.process(checkedInput(spec.name, spec.schema, args), ctx);
+}
+
+/** A watch call (issue 34); an engine without `watch` rejects it with watch-unsupported. */
+export async function watchOn(engine: SessionEngine, args: WatchParams, ctx: CallContext): Promise<ToolResult> {
+  if (!engine.watch) throw new ExecProcessError({ code: "watch-unsupported" });
+  return engine.watch(args, ctx);
 }
 
 function checkedInput<Schema extends z.ZodType>(toolName: string, schema: Schema, args: unknown): z.output<Schema> {

@@ -2,7 +2,7 @@
 // make it required in the JSON schema the model sees; defaults are applied by the engine. Unknown keys pass through.
 import { z } from "zod";
 import type { ProcessAction } from "../engine/index.js";
-import { EXEC_PARAMETERS as E, PROCESS_PARAMETERS as P } from "./descriptions.js";
+import { EXEC_PARAMETERS as E, PROCESS_PARAMETERS as P, WATCH_PARAMETERS as W } from "./descriptions.js";
 
 const execFields = {
   command: z.string().describe(E.command),
@@ -53,3 +53,16 @@ export type ExecInput = z.input<z.ZodObject<typeof execFields>>;
  * it a plain string (LC-14), so that a model's invalid action reaches the tool and gets PROC-02's text.
  */
 export type ProcessInput = Omit<z.input<z.ZodObject<typeof processFields>>, "action"> & { action: ProcessAction };
+
+const watchFields = {
+  sessionId: z.string().describe(W.sessionId),
+  pattern: z.string().describe(W.pattern),
+  regex: z.boolean().optional().describe(W.regex),
+  once: z.boolean().optional().describe(W.once),
+  timeoutSeconds: z.number().optional().describe(W.timeoutSeconds),
+};
+
+/** The `watch` tool (issue 34), outside the documented two. */
+export const watchSchema = z.looseObject(watchFields);
+
+export type WatchInput = z.input<z.ZodObject<typeof watchFields>>;

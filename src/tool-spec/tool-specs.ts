@@ -1,8 +1,8 @@
 // What every front end (the LangChain tools, the MCP server) offers of each tool: its name, the description and the
 // schema the model reads (LC-02, LC-06 … LC-15), without LangChain, so that the MCP server starts without it.
 import { z } from "zod";
-import { EXEC_DESCRIPTION, EXEC_SYNC_DESCRIPTION, PROCESS_DESCRIPTION } from "./descriptions.js";
-import { execSchema, execSyncSchema, processSchema } from "./schemas.js";
+import { EXEC_DESCRIPTION, EXEC_SYNC_DESCRIPTION, PROCESS_DESCRIPTION, WATCH_DESCRIPTION } from "./descriptions.js";
+import { execSchema, execSyncSchema, processSchema, watchSchema } from "./schemas.js";
 
 export interface ExecToolSpec {
   readonly name: "exec";
@@ -16,12 +16,20 @@ export interface ProcessToolSpec {
   readonly schema: typeof processSchema;
 }
 
-export type ToolSpec = ExecToolSpec | ProcessToolSpec;
+/** The `watch` tool (issue 34): offered only when asked for, beside the process tool. */
+export interface WatchToolSpec {
+  readonly name: "watch";
+  readonly description: string;
+  readonly schema: typeof watchSchema;
+}
+
+export type ToolSpec = ExecToolSpec | ProcessToolSpec | WatchToolSpec;
 
 const EXEC_TOOL_SPEC: ExecToolSpec = { name: "exec", description: EXEC_DESCRIPTION, schema: execSchema };
 /** LC-08, LC-15: without the process tool exec runs synchronously and advertises no continuation. */
 const EXEC_SYNC_TOOL_SPEC: ExecToolSpec = { name: "exec", description: EXEC_SYNC_DESCRIPTION, schema: execSyncSchema };
 export const PROCESS_TOOL_SPEC: ProcessToolSpec = { name: "process", description: PROCESS_DESCRIPTION, schema: processSchema };
+export const WATCH_TOOL_SPEC: WatchToolSpec = { name: "watch", description: WATCH_DESCRIPTION, schema: watchSchema };
 
 /** exec as offered beside the process tool, or alone (LC-08, LC-15). */
 export function execToolSpec(processToolAvailable: boolean): ExecToolSpec {

@@ -38,8 +38,12 @@ describe("parseCommand", () => {
   it("serves stdio from the current directory with the process tool and exit events in results by default", () => {
     expect(options([])).toEqual({
       http: undefined, cwd: dir, config: {}, sandbox: undefined, allowedRoots: [], sshConfig: undefined,
-      allowElevated: false, processTool: true, eventsInResults: true,
+      allowElevated: false, processTool: true, eventsInResults: true, watchTool: false,
     });
+  });
+
+  it("offers the watch tool only with --watch-tool (issue 34)", () => {
+    expect(options(["--watch-tool"]).watchTool).toBe(true);
   });
 
   it.each([

@@ -2,7 +2,7 @@
 // error under --strict, and every other line must compile. Nothing here runs.
 import type { ToolMessage } from "@langchain/core/messages";
 import {
-  createExecTools, ExecProcessError, type ExecTool, type ProcessAction, type ProcessInput, type ProcessTool,
+  createExecTools, ExecProcessError, type ExecTool, type ProcessAction, type ProcessInput, type ProcessTool, type WatchTool,
 } from "../../src/index.js";
 
 const { toolkit } = createExecTools({ agentName: "types" });
@@ -40,7 +40,7 @@ export async function processActionIsTheUnionOfTheTenActions(): Promise<void> {
   const listed: string | undefined = await toolkit.process?.invoke({ action: "list" });
   // A model's tool call may carry any action: it reaches the tool, which returns PROC-02's text.
   const refused: ToolMessage | undefined = await toolkit.process?.invoke({ type: "tool_call", id: "3", name: "process", args: { action: "fly" } });
-  const typedTools: Equal<ReturnType<typeof toolkit.getTools>, Array<ExecTool | ProcessTool>> = true;
+  const typedTools: Equal<ReturnType<typeof toolkit.getTools>, Array<ExecTool | ProcessTool | WatchTool>> = true;
   void [tenActions, sameAsTheEngine, sent, listed, refused, typedTools];
 }
 
@@ -61,4 +61,14 @@ export function isNarrowsTheErrorData(error: unknown): void {
     void error.data.blockedKeys;
     if (error.data.code === "invalid-host") void error.data.value;
   }
+}
+
+export async function watchIsTypedByItsSchema(): Promise<void> {
+  const { toolkit: watching } = createExecTools({ agentName: "types", watchTool: true });
+  // @ts-expect-error `pattern` is missing
+  await watching.watch?.invoke({ sessionId: "x" });
+  // @ts-expect-error once is a boolean
+  await watching.watch?.invoke({ sessionId: "x", pattern: "ready", once: "yes" });
+  const started: string | undefined = await watching.watch?.invoke({ sessionId: "x", pattern: "ready", regex: true, timeoutSeconds: 5 });
+  void started;
 }
