@@ -8,6 +8,7 @@ import { benchLogTail } from "./row-log-tail.js";
 import { benchOutputThroughput } from "./row-output-throughput.js";
 import { benchPollWakeup } from "./row-poll-wakeup.js";
 import { benchHostExecLatency, benchHostPollWakeup, benchHostSessions } from "./row-session-host.js";
+import { benchWatch } from "./row-watch.js";
 
 export interface RowDefinition {
   id: string;
@@ -26,5 +27,6 @@ export const ROWS: readonly RowDefinition[] = [
   { id: "host-exec-true", run: benchHostExecLatency },
   { id: "host-poll-wakeup", run: benchHostPollWakeup },
   { id: "host-sessions-200", run: benchHostSessions },
+  { id: "watch-50mb", run: benchWatch },
   { id: "conformance", run: benchConformance, optional: true },
 ];

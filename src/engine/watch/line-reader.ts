@@ -25,18 +25,49 @@ export class LineReader {
       this.#skipTo(piece, start);
       return;
     }
-    for (let at = start; at < piece.length; at++) {
-      const code = piece.charCodeAt(at);
-      if (code !== LF && code !== CR) continue;
+    let lf = piece.indexOf("\n", start);
+    let cr = piece.indexOf("\r", start);
+    while (lf >= 0 || cr >= 0) {
+      let at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
       this.#keep(piece, start, at);
       onLine(this.#partial);
       this.#partial = "";
-      if (code === CR && piece.charCodeAt(at + 1) === LF) at++;
+      if (at === cr && lf === at + 1) at++; // CRLF
       start = at + 1;
+      if (lf >= 0 && lf < start) lf = piece.indexOf("\n", start);
+      if (cr >= 0 && cr < start) cr = piece.indexOf("\r", start);
     }
     this.#keep(piece, start, piece.length);
     // A match inside the kept part is seen now; one that spans into the next piece, by the next mayMatch.
     this.#partialMayMatch = mayMatch !== undefined && this.#partial !== "" && mayMatch("", this.#partial);
+  }
+
+  /**
+   * A piece the caller knows no line of can match (the literal fast path on plain ASCII bytes): only what follows
+   * its last line break is kept, decoded, and the lines it ends are not given out.
+   */
+  skip(piece: string | Uint8Array): void {
+    if (typeof piece === "string") {
+      this.push(piece, () => undefined, () => false);
+      return;
+    }
+    const start = this.#afterCR && piece[0] === LF ? 1 : 0;
+    this.#afterCR = piece.length > 0 && piece[piece.length - 1] === CR;
+    const lastBreak = Math.max(piece.lastIndexOf(LF), piece.lastIndexOf(CR));
+    if (lastBreak >= start) this.#partial = "";
+    const from = Math.max(start, lastBreak + 1);
+    const room = WATCH_LINE_MAX_CHARS - this.#partial.length;
+    if (room > 0 && from < piece.length) this.#partial += latin1(piece.subarray(from, Math.min(piece.length, from + room)));
+  }
+
+  /** The line in progress may hold a match seen earlier: it must be given out when it ends. */
+  get partialMayMatch(): boolean {
+    return this.#partialMayMatch;
+  }
+
+  /** The last `chars` characters of the line in progress. */
+  partialTail(chars: number): string {
+    return chars > 0 ? this.#partial.slice(-chars) : "";
   }
 
   /** The line still in progress (at the session's end), then nothing. */
@@ -63,4 +94,8 @@ export class LineReader {
     if (room <= 0 || from >= to) return;
     this.#partial += piece.slice(from, Math.min(to, from + room));
   }
+}
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
 }

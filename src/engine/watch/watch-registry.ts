@@ -131,10 +131,22 @@ export class WatchRegistry {
   #read(watched: SessionWatches, stream: OutputStream, text: OutputText): void {
     const active = watched.all.filter((watch) => watch.view.state === "watching");
     if (active.length === 0) return;
+    const reader = watched.readers[stream];
     const literals = active.map((watch) => watch.call.matcher.literal);
-    const mayMatch = literals.includes(undefined) ? undefined : (partial: string, piece: string) =>
+    if (literals.includes(undefined)) {
+      reader.push(decodeText(text), (line) => this.#matchLine(watched, line));
+      return;
+    }
+    const onLine = (line: string) => this.#matchLine(watched, line);
+    const mayMatch = (partial: string, piece: string) =>
       (literals as string[]).some((literal) => (tailOf(partial, literal.length - 1) + piece).includes(literal));
-    watched.readers[stream].push(decodeText(text), (line) => this.#matchLine(watched, line), mayMatch);
+    // Plain ASCII bytes (the flood case) are searched as bytes, and decoded only when a literal may be in them.
+    if (typeof text !== "string" && !reader.partialMayMatch
+      && !(literals as string[]).some((literal) => bytesMayHold(reader, text, literal))) {
+      reader.skip(text);
+      return;
+    }
+    reader.push(decodeText(text), onLine, mayMatch);
   }
 
   #matchLine(watched: SessionWatches, line: string): void {
@@ -229,4 +241,12 @@ function firstRetainedMatch(session: SessionView, call: NormalizedWatch, ended: 
 /** The last `chars` characters ("" for none): where a match that spans into the next piece can begin. */
 function tailOf(text: string, chars: number): string {
   return chars > 0 ? text.slice(-chars) : "";
+}
+
+/** The literal may be in the bytes, or span from the line in progress into them. */
+function bytesMayHold(reader: LineReader, bytes: Uint8Array, literal: string): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (view.indexOf(literal, 0, "utf8") >= 0) return true;
+  const head = view.subarray(0, literal.length - 1).toString("latin1");
+  return (reader.partialTail(literal.length - 1) + head).includes(literal);
 }

@@ -75,6 +75,13 @@ describe("engine.watch", () => {
     expect((await nextEvent(/^Output matched/)).text).toBe(`Output matched (${id}): ready`);
   });
 
+  it("matches a line whose match came in an earlier read than its end", async () => {
+    const { engine, nextEvent } = watchedEngine();
+    const id = await background(engine, "sleep 0.3; printf 'xx ready'; sleep 0.3; printf ' yy'; sleep 0.3; echo ' zz'; sleep 30");
+    await watch(engine, { sessionId: id, pattern: "ready" });
+    expect((await nextEvent(/^Output matched/)).text).toBe(`Output matched (${id}): xx ready yy zz`);
+  });
+
   it("matches a PTY's sanitized lines: escape sequences removed, CRLF ends the line", async () => {
     const { engine, nextEvent } = watchedEngine();
     const id = await background(engine, "sleep 0.3; printf '\\033[32mready\\033[0m\\n'; sleep 30", true);
