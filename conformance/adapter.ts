@@ -1,8 +1,14 @@
 // The adapter contract: the only way the conformance suite reaches an implementation (SPEC §0.8).
 // Everything here is plain data so that the stdio protocol (conformance/PROTOCOL.md) can carry it unchanged.
 
-/** Capabilities an implementation may offer; scenarios tagged with a missing one are "not applicable". */
-export type Capability = "pty" | "executor" | "bridge" | "faults" | "langchain";
+/**
+ * Capabilities an implementation may offer; scenarios tagged with a missing one are "not applicable". `watch`: the
+ * opt-in `watch` tool (a `call` with tool "watch"); `dedupe`: retry dedupe with `StartOptions.dedupeWindowMs`.
+ */
+export type Capability = "pty" | "executor" | "bridge" | "faults" | "langchain" | "watch" | "dedupe";
+
+/** The tools a `call` may name: `watch` only with the capability "watch". */
+export type CallTool = "exec" | "process" | "watch";
 
 export interface ConformanceAdapter {
   name: string;
@@ -38,6 +44,8 @@ export interface StartOptions {
   executors?: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec };
   /** Faults to inject, only used by scenarios tagged @faults. */
   faults?: FaultSpec;
+  /** Retry dedupe window in ms, only used by scenarios tagged @dedupe (capability "dedupe"). */
+  dedupeWindowMs?: number;
 }
 
 /**
@@ -113,7 +121,7 @@ export interface BridgeProbeResult {
 }
 
 export interface AdapterInstance {
-  call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome>;
+  call(tool: CallTool, args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome>;
   /**
    * Optional: makes a scope (with these call options) ready before its first call, so that what the timing rules
    * measure is the call, not the implementation's setup. The kit calls it before timing every call; an adapter that

@@ -48,7 +48,8 @@ const USAGE = `Usage: exec-process-conformance [options]
   --adapter <module>     a module whose default export returns a ConformanceAdapter (default: the reference)
   --command "<cmd>"      an implementation speaking the stdio protocol (conformance/PROTOCOL.md)
   --mcp "<cmd>"          an MCP server over stdio offering exec and process (e.g. "npx exec-process-mcp"); the kit
-                         appends --cwd, --config and --no-events-in-results, and needs @modelcontextprotocol/sdk
+                         appends --cwd, --config and --no-events-in-results (and --watch-tool, --dedupe-window-ms
+                         with the capabilities watch, dedupe in CONFORMANCE_CAPABILITIES), and needs @modelcontextprotocol/sdk
   --level <level>        documented (@doc) | compatibility (@doc or @legacy-doc) | reference (all scenarios,
                          @upstream and @reference included; the default)
   --edition <edition>    the documentation edition level Documented stands for: newest (the default), or an older

@@ -57,7 +57,7 @@ async function serve(argv: string[]): Promise<number> {
   const settings: ScopeSettings = {
     cwd: options.cwd, env: process.env, config: options.config, executors: executors.executors,
     processTool: options.processTool, allowElevated: options.allowElevated, eventsInResults: options.eventsInResults,
-    watchTool: options.watchTool,
+    watchTool: options.watchTool, dedupeWindowMs: options.dedupeWindowMs,
     sandboxed: options.sandbox !== undefined, log,
   };
   if (!options.sandbox) log(`no sandbox: commands run as this user, in ${options.cwd} (see --sandbox)`);

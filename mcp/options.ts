@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ExecProcessError, type ExecConfig } from "../src/engine/index.js";
+import { ExecProcessError, SETTINGS_TABLE, type ExecConfig } from "../src/engine/index.js";
 
 /** The port of `--http` given without one. */
 export const DEFAULT_HTTP_PORT = 8808;
@@ -75,6 +75,8 @@ export interface ServerOptions {
   eventsInResults: boolean;
   /** Offer the `watch` tool too (issue 34; needs the process tool). */
   watchTool: boolean;
+  /** --dedupe-window-ms: the engines' retry dedupe window (issue 34); 0 = off. */
+  dedupeWindowMs: number;
 }
 
 export type Command = { kind: "serve"; options: ServerOptions } | { kind: "help" } | { kind: "version" };
@@ -102,6 +104,7 @@ An MCP server with the tools exec and process. Without a sandbox, commands run a
   --no-process-tool         offer exec only; it runs every command to its end
   --no-events-in-results    do not put exit events in front of tool results (logging notifications still go out)
   --watch-tool              offer the tool watch too: an "Output matched" event when a session prints a line
+  --dedupe-window-ms <ms>   an exec identical to a running one started less than ms ago joins it (default 0: off)
   --version, --help`;
 
 /** Parses argv (without node and the script) and the environment; throws invalid-option errors. */
@@ -116,7 +119,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
       cwd: { type: "string" }, config: { type: "string" }, sandbox: { type: "string" }, "ssh-config": { type: "string" },
       "allowed-root": { type: "string", multiple: true },
       "allow-elevated": { type: "boolean" }, "no-process-tool": { type: "boolean" }, "no-events-in-results": { type: "boolean" },
-      "watch-tool": { type: "boolean" },
+      "watch-tool": { type: "boolean" }, "dedupe-window-ms": { type: "string" },
       help: { type: "boolean" }, version: { type: "boolean" },
     },
   });
@@ -142,6 +145,7 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = proce
       processTool: values["no-process-tool"] !== true,
       eventsInResults: values["no-events-in-results"] !== true,
       watchTool: values["watch-tool"] === true,
+      dedupeWindowMs: wholeNumber("--dedupe-window-ms", values["dedupe-window-ms"] ?? "0", 0, SETTINGS_TABLE.dedupeWindowMs.max),
     },
   };
 }

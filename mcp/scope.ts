@@ -25,6 +25,8 @@ export interface ScopeSettings {
   eventsInResults: boolean;
   /** Offer the `watch` tool beside exec and process (issue 34, --watch-tool). @default false */
   watchTool?: boolean;
+  /** The engine's retry dedupe window (issue 34, --dedupe-window-ms). @default 0 (off) */
+  dedupeWindowMs?: number;
   /** Commands whose host is omitted, auto or gateway go to the sandbox executor. */
   sandboxed: boolean;
   /** The server's log (stderr): faults the model is not shown. */
@@ -47,6 +49,7 @@ export function openScope(settings: ScopeSettings, scopeKey: string, transportSe
   let server: Server | undefined;
   const engine = createSessionEngine({
     cwd: settings.cwd, env: settings.env, config: settings.config, executors: settings.executors,
+    ...(settings.dedupeWindowMs !== undefined ? { dedupeWindowMs: settings.dedupeWindowMs } : {}),
     onSystemEvent: (event) => void notifyExit(server, event, transportSessionId),
   });
   const offered: ToolSpec[] = [...toolSpecs(settings.processTool), ...(settings.processTool && settings.watchTool ? [WATCH_TOOL_SPEC] : [])];

@@ -1,11 +1,12 @@
 // When steps: calling the tools, in the foreground or as started calls that are awaited later.
 import { When } from "@cucumber/cucumber";
 import { parseJsonArgs, inline } from "./support/text.js";
+import type { CallTool } from "../conformance/adapter.js";
 import type { ConformanceWorld } from "./support/world.js";
 
-type Tool = "exec" | "process";
+type Tool = CallTool;
 
-for (const tool of ["exec", "process"] as const) {
+for (const tool of ["exec", "process", "watch"] as const) {
   When(`${tool} is called with:`, async function (this: ConformanceWorld, json: string) {
     await this.call(tool, parseJsonArgs(this, json));
   });

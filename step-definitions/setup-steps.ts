@@ -26,6 +26,10 @@ Given("the input-wait threshold option is {int} ms", function (this: Conformance
   this.inputWaitIdleMs = ms;
 });
 
+Given("the retry dedupe window is {int} ms", function (this: ConformanceWorld, ms: number) {
+  this.dedupeWindowMs = ms;
+});
+
 Given("the scope is {string}", function (this: ConformanceWorld, scope: string) {
   this.scope = scope;
 });

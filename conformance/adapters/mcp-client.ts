@@ -54,6 +54,7 @@ interface Session {
 }
 
 async function startInstance(options: McpAdapterOptions, start: StartOptions): Promise<AdapterInstance> {
+  const capabilities = options.capabilities ?? ["pty"];
   if (start.executors || start.faults) throw new Error("MCP servers take no fake executors or faults (capabilities executor, faults).");
   const configDir = makeTempFolder("exec-conformance-mcp-");
   const configFile = join(configDir, "config.json");
@@ -65,7 +66,10 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
 
   const open = async (scope: string, processTool: boolean, allowElevated: boolean): Promise<Session> => {
     const flags = ["--cwd", start.cwd, "--config", configFile, "--no-events-in-results",
-      ...(processTool ? [] : ["--no-process-tool"]), ...(allowElevated ? ["--allow-elevated"] : [])];
+      ...(processTool ? [] : ["--no-process-tool"]), ...(allowElevated ? ["--allow-elevated"] : []),
+      // capability "watch" (issue 34): the server offers the watch tool; "dedupe": its engine's dedupe window
+      ...(capabilities.includes("watch") ? ["--watch-tool"] : []),
+      ...(start.dedupeWindowMs !== undefined ? ["--dedupe-window-ms", String(start.dedupeWindowMs)] : [])];
     const transport = new McpProcessTransport(`${options.command} ${flags.map(shellQuote).join(" ")}`, options.commandCwd ?? process.cwd(), env);
     const client = new Client({ name: "exec-process-conformance", version: "1.0.0" });
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
@@ -148,7 +152,7 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
 }
 
 async function callTool(
-  client: Client, tool: "exec" | "process", args: Record<string, unknown>, call: CallOptions, timeout: number,
+  client: Client, tool: "exec" | "process" | "watch", args: Record<string, unknown>, call: CallOptions, timeout: number,
 ): Promise<CallOutcome> {
   const updates: ToolUpdate[] = [];
   const abort = scheduleAbort(call.abortAfterMs);

@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import type { ToolMessage } from "@langchain/core/messages";
 import type {
-  AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, Capability, ConformanceAdapter, ExecutorRequest,
+  AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, CallTool, Capability, ConformanceAdapter, ExecutorRequest,
   FaultSpec, StartOptions, ToolUpdate, WakeRequest,
 } from "../adapter.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
@@ -16,7 +16,7 @@ import { createLangChainSurface, type LangChainSurface } from "./reference-langc
 import { scheduleAbort } from "./scheduled-abort.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
-  const capabilities: Capability[] = [...(ptyAvailable() ? ["pty" as const] : []), "executor", "bridge", "faults", "langchain"];
+  const capabilities: Capability[] = [...(ptyAvailable() ? ["pty" as const] : []), "executor", "bridge", "faults", "langchain", "watch", "dedupe"];
   return { name: "langchain-exec-process (reference)", capabilities, start: startReference };
 }
 
@@ -45,7 +45,7 @@ export function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError 
 
 /** An instance whose calls also take an outside abort signal (the stdio server's `abort`, PROTOCOL.md). */
 export interface ReferenceInstance extends Omit<AdapterInstance, keyof LangChainSurface>, LangChainSurface {
-  call(tool: "exec" | "process", args: Record<string, unknown>, options: CallOptions, signal?: AbortSignal): Promise<CallOutcome>;
+  call(tool: CallTool, args: Record<string, unknown>, options: CallOptions, signal?: AbortSignal): Promise<CallOutcome>;
 }
 
 /** `hostExecutors`: real executors to register (the through-host adapter); a scenario's fake executor replaces one. */
@@ -69,6 +69,7 @@ export async function startReference(
     ...(options.faults?.throwingCallbacks ? { onSystemEvent: () => { throw new Error("fault: the event callback throws"); } } : {}),
     ...(options.faults ? { faults: spawnFaults(options.faults) } : {}),
     ...(options.inputWaitIdleMs !== undefined ? { inputWaitIdleMs: options.inputWaitIdleMs } : {}),
+    ...(options.dedupeWindowMs !== undefined ? { dedupeWindowMs: options.dedupeWindowMs } : {}),
   });
   return referenceInstance(engine, { wakes, requests });
 }
@@ -88,6 +89,7 @@ export function referenceInstance(
     if (!toolkit) {
       toolkit = new ExecToolkit({
         engine, scopeKey: call.scope, processTool: call.processTool !== false, allowElevated: call.allowElevated === true,
+        watchTool: true,
       });
       toolkits.set(key, toolkit);
     }
@@ -97,8 +99,8 @@ export function referenceInstance(
   return {
     async call(tool, args, call, signal) {
       const toolkit = toolkitFor(call);
-      const target = tool === "exec" ? toolkit.exec : toolkit.process;
-      if (!target) return { kind: "error", message: "The toolkit has no process tool." };
+      const target = tool === "exec" ? toolkit.exec : tool === "watch" ? toolkit.watch : toolkit.process;
+      if (!target) return { kind: "error", message: `The toolkit has no ${tool === "watch" ? "watch" : "process"} tool.` };
       callCount += 1;
       return invokeTool(target, args, `call-${callCount}`, callSignal(call, signal));
     },

@@ -17,7 +17,8 @@ export type StartParams = Omit<StartOptions, "env"> & {
 
 /** `call`: the tool, its arguments and the call's options; `abortAfterMs` becomes a separate `abort` request. */
 export interface CallParams extends Omit<CallOptions, "abortAfterMs"> {
-  tool: "exec" | "process";
+  /** "watch" only with the capability "watch". */
+  tool: "exec" | "process" | "watch";
   args: Record<string, unknown>;
 }
 
@@ -57,7 +58,7 @@ export const METHODS: readonly Method[] = [
   "describeToolkit", "invokeTool", "drainEventMessages", "applyBeforeModel",
 ];
 
-export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "faults", "langchain"];
+export const CAPABILITIES: readonly Capability[] = ["pty", "executor", "bridge", "faults", "langchain", "watch", "dedupe"];
 
 export interface ProtocolRequest { id: number; method: string; params?: Record<string, unknown> }
 

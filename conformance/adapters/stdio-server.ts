@@ -52,7 +52,9 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
     },
     async call(params, id) {
       const { tool, args, ...call } = params as unknown as { tool: unknown; args: unknown } & CallOptions;
-      if (tool !== "exec" && tool !== "process") throw new Error(`"tool" must be "exec" or "process" (got ${JSON.stringify(tool)})`);
+      if (tool !== "exec" && tool !== "process" && tool !== "watch") {
+        throw new Error(`"tool" must be "exec", "process" or "watch" (got ${JSON.stringify(tool)})`);
+      }
       if (typeof args !== "object" || args === null || Array.isArray(args)) throw new Error('"args" must be a JSON object');
       if (typeof call.scope !== "string") throw new Error('"scope" must be a string');
       const controller = new AbortController();

@@ -27,7 +27,7 @@ export interface ScenarioResult {
  * Tags whose capability the Before hook checks (step-definitions/support/hooks.ts): when the adapter lacks one,
  * the hook returns "skipped" before any step runs.
  */
-export const CAPABILITY_TAGS: readonly string[] = ["@pty", "@executor", "@bridge", "@faults", "@langchain"];
+export const CAPABILITY_TAGS: readonly string[] = ["@pty", "@executor", "@bridge", "@faults", "@langchain", "@watch", "@dedupe"];
 
 /** Cucumber's order of severity; a scenario's status is its most severe step result. */
 const SEVERITY: readonly TestStepResultStatus[] = [

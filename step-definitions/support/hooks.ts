@@ -25,7 +25,7 @@ BeforeAll(async function () {
 
 const CAPABILITY_TAGS: Record<string, Capability> = {
   "@pty": "pty", "@executor": "executor", "@bridge": "bridge", "@faults": "faults",
-  "@langchain": "langchain",
+  "@langchain": "langchain", "@watch": "watch", "@dedupe": "dedupe",
 };
 
 Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {

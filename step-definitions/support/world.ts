@@ -1,7 +1,7 @@
 // The typed World of the conformance suite: one per scenario, holding the adapter instance and what the steps saw.
 import { World, setWorldConstructor, type IWorldOptions } from "@cucumber/cucumber";
 import type {
-  AdapterInstance, CallOptions, CallOutcome, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
+  AdapterInstance, CallOptions, CallOutcome, CallTool, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
   SystemEvent,
 } from "../../conformance/adapter.js";
 import { NEWEST_EDITION, findEdition, renameKeys, type Edition } from "../../conformance/catalog/editions.js";
@@ -13,7 +13,7 @@ export interface SuiteParameters {
   edition?: string;
 }
 
-export interface TimedOutcome { outcome: CallOutcome; startedAt: number; durationMs: number; tool: "exec" | "process" }
+export interface TimedOutcome { outcome: CallOutcome; startedAt: number; durationMs: number; tool: CallTool }
 
 export class ConformanceWorld extends World<SuiteParameters> {
   adapter!: ConformanceAdapter;
@@ -25,6 +25,8 @@ export class ConformanceWorld extends World<SuiteParameters> {
   env: Record<string, string> = {};
   config: { tools: { exec: Record<string, unknown> } } = { tools: { exec: {} } };
   inputWaitIdleMs: number | undefined;
+  /** The retry dedupe window of the instance (capability "dedupe"). */
+  dedupeWindowMs: number | undefined;
   executors: { sandbox?: FakeExecutorSpec; node?: FakeExecutorSpec } = {};
   faults: FaultSpec = {};
   scope = "main";
@@ -75,6 +77,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
     if (this.inputWaitIdleMs !== undefined) options.inputWaitIdleMs = this.inputWaitIdleMs;
     if (this.executors.node || this.executors.sandbox) options.executors = this.executors;
     if (Object.keys(this.faults).length > 0) options.faults = this.faults;
+    if (this.dedupeWindowMs !== undefined) options.dedupeWindowMs = this.dedupeWindowMs;
     this.instance = await this.adapter.start(options);
     return this.instance;
   }
@@ -94,7 +97,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
   }
 
   /** Calls a tool and records the outcome as the last one; a rejected call must then be checked by a step. */
-  async startCall(tool: "exec" | "process", args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
+  async startCall(tool: CallTool, args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
     const instance = await this.ensureStarted();
     const options = this.callOptions(scope);
     const spoken = tool === "exec" ? renameKeys(args, this.edition.names.args) : args;
@@ -115,7 +118,7 @@ export class ConformanceWorld extends World<SuiteParameters> {
     }
   }
 
-  async call(tool: "exec" | "process", args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
+  async call(tool: CallTool, args: Record<string, unknown>, scope?: string): Promise<TimedOutcome> {
     const timed = await this.startCall(tool, args, scope);
     this.record(timed);
     return timed;

@@ -38,12 +38,18 @@ describe("parseCommand", () => {
   it("serves stdio from the current directory with the process tool and exit events in results by default", () => {
     expect(options([])).toEqual({
       http: undefined, cwd: dir, config: {}, sandbox: undefined, allowedRoots: [], sshConfig: undefined,
-      allowElevated: false, processTool: true, eventsInResults: true, watchTool: false,
+      allowElevated: false, processTool: true, eventsInResults: true, watchTool: false, dedupeWindowMs: 0,
     });
   });
 
   it("offers the watch tool only with --watch-tool (issue 34)", () => {
     expect(options(["--watch-tool"]).watchTool).toBe(true);
+  });
+
+  it("takes the retry dedupe window in ms with --dedupe-window-ms, and refuses a value out of range", () => {
+    expect(options(["--dedupe-window-ms", "5000"]).dedupeWindowMs).toBe(5000);
+    expect(() => options(["--dedupe-window-ms", "-1"])).toThrow("--dedupe-window-ms");
+    expect(() => options(["--dedupe-window-ms", "600001"])).toThrow("--dedupe-window-ms");
   });
 
   it.each([
