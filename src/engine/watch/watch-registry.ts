@@ -117,7 +117,13 @@ export class WatchRegistry {
     const watched: SessionWatches = {
       session, all: [], readers: { stdout: new LineReader(), stderr: new LineReader() }, stop: () => undefined,
     };
-    const stopText = session.onText((stream, text) => this.#read(watched, stream, text));
+    const stopText = session.onText((stream, text) => {
+      try {
+        this.#read(watched, stream, text);
+      } catch {
+        // a watch never breaks the session's output; a line it could not read is not matched
+      }
+    });
     const stopComplete = session.onComplete(() => this.#sessionEnded(watched));
     watched.stop = () => {
       stopText();
