@@ -48,11 +48,14 @@ export async function benchWatch(options: RowOptions): Promise<RowResult> {
   };
   const literal: Watching = { pattern: "server ready", regex: false };
   const regex: Watching = { pattern: "ready|listening on \\d+", regex: true };
+  // No literal to search for: every line goes through the regex engine.
+  const bareRegex: Watching = { pattern: "\\d{4}-\\d{2}-\\d{2}", regex: true };
   try {
     for (let i = 0; i < WARMUP; i++) {
       await flood(undefined);
       await flood(literal);
       await flood(regex);
+      await flood(bareRegex);
     }
     const watched: number[] = [];
     const plain: number[] = [];
@@ -60,10 +63,13 @@ export async function benchWatch(options: RowOptions): Promise<RowResult> {
     const watchedCpu: number[] = [];
     const plainCpu: number[] = [];
     const regexCpu: number[] = [];
+    const bareWatched: number[] = [];
+    const bareCpu: number[] = [];
     const sides = [
       async () => { const r = await flood(literal); watched.push(r.ms); watchedCpu.push(r.cpuMs); },
       async () => { const r = await flood(undefined); plain.push(r.ms); plainCpu.push(r.cpuMs); },
       async () => { const r = await flood(regex); regexWatched.push(r.ms); regexCpu.push(r.cpuMs); },
+      async () => { const r = await flood(bareRegex); bareWatched.push(r.ms); bareCpu.push(r.cpuMs); },
     ];
     for (let i = 0; i < pairs; i++) {
       for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await side();
@@ -83,6 +89,10 @@ export async function benchWatch(options: RowOptions): Promise<RowResult> {
         cpuMsWithWatch: summarize(watchedCpu).median,
         cpuMsWithoutWatch: summarize(plainCpu).median,
         cpuMsWithRegexWatch: summarize(regexCpu).median,
+        bareRegexPattern: bareRegex.pattern,
+        bareRegexWatchMs: summarize(bareWatched),
+        bareRegexRatio: summarize(bareWatched).median / plainSummary.median,
+        cpuMsWithBareRegexWatch: summarize(bareCpu).median,
         MBpsWithWatch: TOTAL_BYTES / MB / (engineSummary.median / 1000),
         MBpsWithoutWatch: TOTAL_BYTES / MB / (plainSummary.median / 1000),
       },

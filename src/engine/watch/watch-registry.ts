@@ -138,17 +138,19 @@ export class WatchRegistry {
     const active = watched.all.filter((watch) => watch.view.state === "watching");
     if (active.length === 0) return;
     const reader = watched.readers[stream];
-    const literals = active.map((watch) => watch.call.matcher.literal);
-    if (literals.includes(undefined)) {
-      reader.push(decodeText(text), (line) => this.#matchLine(watched, line));
+    const onLine = (line: string) => this.#matchLine(watched, line);
+    const prefilters = active.map((watch) => watch.call.matcher.anyOf);
+    if (prefilters.includes(undefined)) {
+      reader.push(decodeText(text), onLine);
       return;
     }
-    const onLine = (line: string) => this.#matchLine(watched, line);
+    // Every active watch names texts one of which a matching line holds: a piece without any of them is skipped.
+    const literals = [...new Set((prefilters as Array<readonly string[]>).flat())];
     const mayMatch = (partial: string, piece: string) =>
-      (literals as string[]).some((literal) => (tailOf(partial, literal.length - 1) + piece).includes(literal));
+      literals.some((literal) => (tailOf(partial, literal.length - 1) + piece).includes(literal));
     // Plain ASCII bytes (the flood case) are searched as bytes, and decoded only when a literal may be in them.
     if (typeof text !== "string" && !reader.partialMayMatch
-      && !(literals as string[]).some((literal) => bytesMayHold(reader, text, literal))) {
+      && !literals.some((literal) => bytesMayHold(reader, text, literal))) {
       reader.skip(text);
       return;
     }
