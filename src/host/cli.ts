@@ -27,6 +27,7 @@ Serves one session engine to the agent workers of a deployment (connectSessionHo
   --cwd <dir>                  the commands' default working directory (default: the current one)
   --config <file>              the documented exec config as JSON: { "tools": { "exec": { … } } }
   --sandbox bwrap              run host "sandbox" commands in bubblewrap (within --cwd)
+  --dedupe-window-ms <ms>      an identical exec within this time joins the running job (default 0: off)
   --max-clients <n>            clients connected at once (default ${HOST_DEFAULTS.maxClients})
   --max-scopes-per-client <n>  scopes one client may use (default ${HOST_DEFAULTS.maxScopesPerClient})
   --max-request-bytes <n>      the largest request read (default ${HOST_DEFAULTS.maxRequestBytes})
@@ -111,7 +112,8 @@ export async function main(argv: string[]): Promise<number> {
         socket: { type: "string" }, listen: { type: "string" }, "tls-cert": { type: "string" }, "tls-key": { type: "string" },
         "token-file": { type: "string" }, name: { type: "string" }, cwd: { type: "string" }, config: { type: "string" },
         sandbox: { type: "string" }, "max-clients": { type: "string" }, "max-scopes-per-client": { type: "string" },
-        "max-request-bytes": { type: "string" }, help: { type: "boolean" }, version: { type: "boolean" },
+        "max-request-bytes": { type: "string" }, "dedupe-window-ms": { type: "string" },
+        help: { type: "boolean" }, version: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -150,6 +152,7 @@ export async function main(argv: string[]): Promise<number> {
         cwd,
         ...(values.config !== undefined ? { config: readConfig(values.config) } : {}),
         ...(sandbox ? { executors: { sandbox } } : {}),
+        ...optional("dedupeWindowMs", integer("--dedupe-window-ms", values["dedupe-window-ms"])),
       },
       ...optional("maxClients", integer("--max-clients", values["max-clients"])),
       ...optional("maxScopesPerClient", integer("--max-scopes-per-client", values["max-scopes-per-client"])),

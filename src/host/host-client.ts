@@ -3,7 +3,9 @@
 // the abort of its calls in flight. Its end leaves its sessions running: they belong to their scopes.
 import type { Socket } from "node:net";
 import { ExecProcessError } from "../engine/errors.js";
-import type { CallContext, ExecParams, LocalSessionEngine, ProcessParams, ToolResult, WakeRequest } from "../engine/types.js";
+import type {
+  CallContext, ExecParams, LocalSessionEngine, ProcessParams, ToolResult, WakeRequest, WatchParams,
+} from "../engine/types.js";
 import { tokenMatches } from "./host-auth.js";
 import type { ResolvedHostOptions } from "./host-options.js";
 import { HOST_DEFAULTS } from "./host-options.js";
@@ -81,6 +83,7 @@ export class HostClient {
     connection.method<HelloParams, HelloResult>("hello", (params) => this.#hello(params));
     connection.method<CallParams, ToolResult>("exec", (params) => this.#call(params, (ctx) => engine.exec(params.params as unknown as ExecParams, ctx)));
     connection.method<CallParams, ToolResult>("process", (params) => this.#call(params, (ctx) => engine.process(params.params as unknown as ProcessParams, ctx)));
+    connection.method<CallParams, ToolResult>("watch", (params) => this.#call(params, (ctx) => engine.watch!(params.params as unknown as WatchParams, ctx)));
     connection.method<CancelNotification, void>("cancel", ({ callId }) => {
       if (this.#authenticated) this.#calls.get(callId)?.abort();
     });

@@ -60,6 +60,8 @@ export interface HostMethods {
   hello: { params: HelloParams; result: HelloResult };
   exec: { params: CallParams; result: ToolResult };
   process: { params: CallParams; result: ToolResult };
+  /** The engine's watch (issue 34), when the host's engine has it. */
+  watch: { params: CallParams; result: ToolResult };
   drainSystemEvents: { params: ScopeParams; result: SystemEvent[] };
   peekSystemEvents: { params: ScopeParams; result: SystemEvent[] };
   clearFinishedSessions: { params: ScopeParams; result: number };

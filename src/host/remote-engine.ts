@@ -7,9 +7,9 @@ import { connect as connectTls, type ConnectionOptions } from "node:tls";
 import { ExecProcessError } from "../engine/errors.js";
 import type { HostUnreachableReason } from "../engine/messages.js";
 import type {
-  CallContext, ExecParams, ProcessParams, SessionEngine, SystemEvent, ToolResult, WakeListener, WakeRequest,
+  CallContext, ExecParams, ProcessParams, SessionEngine, SystemEvent, ToolResult, WakeListener, WakeRequest, WatchParams,
 } from "../engine/types.js";
-import type { ExecDetails, ProcessDetails } from "../engine/result-details.js";
+import type { ExecDetails, ProcessDetails, ProcessFailureDetails, WatchDetails } from "../engine/result-details.js";
 import { HOST_DEFAULTS } from "./host-options.js";
 import {
   HOST_PROTOCOL_VERSION, type CallParams, type ClaimResult, type HelloResult, type ProgressNotification, type WakeNotification,
@@ -39,6 +39,7 @@ export interface RemoteSessionEngine extends SessionEngine {
   liveSessionIds(): Promise<string[]>;
   claimWakeRun(scopeKey: string): Promise<boolean>;
   releaseWakeRun(scopeKey: string): void;
+  watch(params: WatchParams, ctx: CallContext): Promise<ToolResult<WatchDetails | ProcessFailureDetails>>;
   /** The host's name, as it gave it. */
   readonly hostName: string;
 }
@@ -136,6 +137,11 @@ class RemoteEngine implements RemoteSessionEngine {
   }
 
   // A disposed (detached) engine answers its queries empty, as the in-process engine does once disposed.
+  /** The host engine's watch (issue 34): a watch tool over a remote engine wakes whichever worker claims the scope. */
+  watch(params: WatchParams, ctx: CallContext): Promise<ToolResult<WatchDetails | ProcessFailureDetails>> {
+    return this.#call("watch", params as unknown as Record<string, unknown>, ctx) as Promise<ToolResult<WatchDetails | ProcessFailureDetails>>;
+  }
+
   drainSystemEvents(scopeKey: string): Promise<SystemEvent[]> {
     return this.#disposed ? Promise.resolve([]) : this.#request("drainSystemEvents", { scopeKey });
   }
@@ -312,7 +318,7 @@ class RemoteEngine implements RemoteSessionEngine {
     this.#scopes.add(scopeKey);
   }
 
-  async #call(method: "exec" | "process", params: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
+  async #call(method: "exec" | "process" | "watch", params: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
     const callId = this.#nextCallId++;
     const { signal, onUpdate } = ctx;
     const call: CallParams = {

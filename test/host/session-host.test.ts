@@ -333,3 +333,16 @@ describe("a client that has not authenticated", () => {
     for (const connection of [raw, ...idle]) connection.socket.destroy();
   });
 });
+
+describe("watches through the host (issue 34)", () => {
+  it("a watch set by one client queues its match for the scope, and another client drains it", async () => {
+    const host = await startHost();
+    const [a, b] = [await client(host.socketPath), await client(host.socketPath)];
+    const job = await a.exec({ command: "sleep 0.3; echo server ready; sleep 5", background: true }, { scopeKey: "thread:T" });
+    groups.push(pidOf(job));
+    const watched = await a.watch({ sessionId: idOf(job), pattern: "ready" }, { scopeKey: "thread:T" });
+    expect(watched.details).toMatchObject({ sessionId: idOf(job) });
+    await waitUntil(() => host.engine.peekSystemEvents("thread:T").length === 1, 10_000);
+    expect((await b.drainSystemEvents("thread:T")).map((event) => event.text)).toEqual([`Output matched (${idOf(job)}): server ready`]);
+  });
+});
