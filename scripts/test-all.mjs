@@ -118,11 +118,18 @@ const checks = (async () => {
 })();
 const built = await buildRun;
 
-// 2. Once dist/ is built: the conformance runs and the unit tests (counted from vitest's JSON report).
-const earlyRuns = [inProcessRun, ...throughHostRuns].map(conformanceRun);
+// 2. Once dist/ is built: the conformance runs and the unit tests (counted from vitest's JSON report). The runs that
+// need system packages (bwrap, sshd, dockerd, Podman, chromium: the unit tests and the executors' passes) wait for
+// .ci/run's installs, which it starts in the background (issue 36); the others start at once.
+const packagesReady = systemPackagesReady();
+const inProcessDone = conformanceRun(inProcessRun);
+const throughHostDone = packagesReady.then(() => Promise.all(throughHostRuns.map(conformanceRun)));
+const earlyRuns = [inProcessDone, throughHostDone];
 const lateRuns = [stdioRun, ...mcpRuns, ...sessionHostRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
-const unitRun = run("unit tests", "npx", ["vitest", "run", `--maxWorkers=${plan.vitest}`, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+const unitRun = packagesReady.then(() => run(
+  "unit tests", "npx", ["vitest", "run", `--maxWorkers=${plan.vitest}`, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
+));
 // The last runs start once the conformance runs or the unit tests are done, whichever is first: the last of the
 // unit tests leave a core partly idle, and these repeat tests of the unit run on a machine it no longer keeps busy.
 const tailStarts = Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRuns])]);
@@ -141,6 +148,7 @@ const securityRun = tailStarts.then(() => run("security tests (unprivileged)", "
 const PODMAN_TEST_FILES = ["test/executors/container-executor.test.ts", "test/executors/container-pool.test.ts", "test/security/container.test.ts",
   "test/attacks/container.test.ts", "test/attacks/container-engine-stop.test.ts"];
 const podmanDir = join(reports, "container-tests-podman");
+await packagesReady;
 const podmanSkip = process.env.CONTAINER_PODMAN === "0" ? "CONTAINER_PODMAN=0" : podmanUnavailableReason();
 if (!podmanSkip) mkdirSync(podmanDir, { recursive: true });
 const podmanRun = podmanSkip ? undefined : tailStarts.then(() => run(
@@ -151,6 +159,26 @@ const { typed, linted } = await checks;
 count("typecheck", typed ? 1 : 0, typed ? 0 : 1);
 count("lint", linted ? 1 : 0, linted ? 0 : 1);
 count("build", built ? 1 : 0, built ? 0 : 1);
+/**
+ * Resolves once the system packages are there: at once, unless .ci/run installs them in the background and names in
+ * CI_SYSTEM_PACKAGES the file where the install's exit status lands (its log beside it, `.log`).
+ */
+async function systemPackagesReady() {
+  const statusFile = process.env.CI_SYSTEM_PACKAGES;
+  if (!statusFile) return;
+  const started = Date.now();
+  let announced = false;
+  while (!existsSync(statusFile)) {
+    if (!announced) console.log("\n=== waiting for the system packages that .ci/run installs in the background");
+    announced = true;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+  }
+  const status = readFileSync(statusFile, "utf8").trim();
+  console.log(`\n=== system packages: install ${status === "0" ? "done" : `failed (exit ${status})`} `
+    + `${announced ? `after ${((Date.now() - started) / 1000).toFixed(1)} s of waiting` : "before it was needed"}`);
+  if (status !== "0" && existsSync(`${statusFile}.log`)) console.log(readFileSync(`${statusFile}.log`, "utf8").split("\n").slice(-30).join("\n"));
+}
+
 async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]) {
   const dir = join(reports, label.replace(/\W+/g, "-"));
   mkdirSync(dir, { recursive: true });
@@ -165,7 +193,8 @@ async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]
   return { label, dir, log, ok: status === 0 };
 }
 // Reported in the order in-process, stdio, MCP, through a session host, through the executors' hosts.
-const [inProcess, ...throughHost] = await Promise.all(earlyRuns);
+const inProcess = await inProcessDone;
+const throughHost = await throughHostDone;
 const results = [inProcess, ...(await Promise.all(lateRuns)), ...throughHost];
 const unitOk = await unitRun;
 countVitest("unit tests", unitOk, vitestJson);
