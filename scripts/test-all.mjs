@@ -134,12 +134,12 @@ const unitRun = packagesReady.then(() => run(
 // unit tests leave a core partly idle, and these repeat tests of the unit run on a machine it no longer keeps busy.
 const tailStarts = Promise.race([unitRun, Promise.all([...earlyRuns, ...lateRuns])]);
 // Issue 20: the attacks on the executors (test/security) again as a plain user; the unit run is root's in CI. Issue 32:
-// and the attacks on the MCP server. The container attacks need an engine a plain user may drive, which CI has not
+// and the attacks on the MCP server; issue 33, on the session host. The container attacks need an engine a plain user may drive, which CI has not
 // (its dockerd and Podman service are root's, and rootless Podman on cgroup v1 enforces no resource limits).
 const securityDir = join(reports, "security-unprivileged");
 const securityRun = tailStarts.then(() => run("security tests (unprivileged)", "node", [
   "scripts/as-unprivileged.mjs", "--out", securityDir, "--", "./node_modules/.bin/vitest", "run", "test/security",
-  "test/attacks/mcp-server.test.ts",
+  "test/attacks/mcp-server.test.ts", "test/attacks/session-host.test.ts",
   "--reporter=default", "--reporter=json", "--outputFile.json={out}/vitest.json",
 ]));
 // Issue 21: the container executor's tests (results, limits, lifecycle, the security checks) again, against Podman's
