@@ -45,6 +45,8 @@ export interface RemoteSessionEngine extends SessionEngine {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+/** The longest message read from the host: far above any result the engine's output caps allow. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Reconnection attempts for wake subscribers after the connection broke, from the first delay to the last. */
 const RECONNECT_DELAYS_MS = [250, 1_000, 2_000, 5_000];
 
@@ -207,8 +209,8 @@ class RemoteEngine implements RemoteSessionEngine {
   async #open(): Promise<RpcConnection> {
     const socket = await this.#openSocket();
     const connection = new RpcConnection(socket, {
-      maxLineBytes: Number.MAX_SAFE_INTEGER, // the host's answers: results are bounded by the engine's caps
-      oversizedError: () => new ExecProcessError({ code: "request-too-large", limitBytes: Number.MAX_SAFE_INTEGER }),
+      maxLineBytes: MAX_ANSWER_BYTES,
+      oversizedError: () => new ExecProcessError({ code: "request-too-large", limitBytes: MAX_ANSWER_BYTES }),
     });
     connection.method<ProgressNotification, void>("progress", ({ callId, result }) => this.#progress.get(callId)?.(result));
     connection.method<WakeNotification, void>("wake", ({ request }) => this.#deliverWake(request));
@@ -235,15 +237,18 @@ class RemoteEngine implements RemoteSessionEngine {
     return connection;
   }
 
-  #openSocket(): Promise<Socket> {
-    return this.#withTimeout(new Promise<Socket>((resolve, reject) => {
-      const socket = this.#transport();
-      socket.once("error", (error) => {
-        socket.destroy();
-        reject(this.#unreachable(error));
-      });
-      socket.once(this.#options.url?.startsWith("tls:") ? "secureConnect" : "connect", () => resolve(socket));
-    }));
+  async #openSocket(): Promise<Socket> {
+    const socket = this.#transport();
+    socket.on("error", () => undefined); // what counts is the first error, below; a later one must not throw
+    try {
+      return await this.#withTimeout(new Promise<Socket>((resolve, reject) => {
+        socket.once("error", (error) => reject(this.#unreachable(error)));
+        socket.once(this.#options.url?.startsWith("tls:") ? "secureConnect" : "connect", () => resolve(socket));
+      }));
+    } catch (error) {
+      socket.destroy(); // refused, or no answer in time
+      throw error;
+    }
   }
 
   #withTimeout<T>(promise: Promise<T>): Promise<T> {
