@@ -73,6 +73,13 @@ export interface CallOptions {
    * by then: an agent run's signal outlives its tool calls (EXEC-41).
    */
   abortAfterMs?: number;
+  /**
+   * Called with each progress update (EXEC-39) as the implementation emits it, while the call runs; the outcome's
+   * `updates` still lists them all. The one field that is not data: over stdio it becomes the call's `progress`
+   * messages (PROTOCOL.md, `call`), over MCP `notifications/progress`. An implementation that never calls it is
+   * still conformant: the kit then waits as long as it did before this existed (INTERPRETING.md, placeholders).
+   */
+  onUpdate?: (update: ToolUpdate) => void;
 }
 
 export interface ToolUpdate { text: string; details: Record<string, unknown> }

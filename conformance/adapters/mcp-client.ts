@@ -161,7 +161,9 @@ async function callTool(
       signal: abort.signal, timeout,
       onprogress: (progress) => {
         const details = (progress as { _meta?: Record<string, unknown> })._meta?.[DETAILS_META_KEY];
-        updates.push({ text: progress.message ?? "", details: (details ?? {}) as Record<string, unknown> });
+        const update = { text: progress.message ?? "", details: (details ?? {}) as Record<string, unknown> };
+        updates.push(update);
+        call.onUpdate?.(update);
       },
     })) as CallToolResult;
     const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");

@@ -102,7 +102,7 @@ export function referenceInstance(
       const target = tool === "exec" ? toolkit.exec : tool === "watch" ? toolkit.watch : toolkit.process;
       if (!target) return { kind: "error", message: `The toolkit has no ${tool === "watch" ? "watch" : "process"} tool.` };
       callCount += 1;
-      return invokeTool(target, args, `call-${callCount}`, callSignal(call, signal));
+      return invokeTool(target, args, `call-${callCount}`, callSignal(call, signal), call.onUpdate);
     },
     drainEvents: async (scope) => engine.drainSystemEvents(scope),
     peekEvents: async (scope) => engine.peekSystemEvents(scope),
@@ -128,11 +128,16 @@ export function callSignal(call: CallOptions, outside?: AbortSignal): AbortSigna
   return outside ? AbortSignal.any([signal, outside]) : signal;
 }
 
-async function invokeTool(tool: Invocable, args: Record<string, unknown>, id: string, signal: AbortSignal): Promise<CallOutcome> {
+async function invokeTool(
+  tool: Invocable, args: Record<string, unknown>, id: string, signal: AbortSignal, onUpdate?: (update: ToolUpdate) => void,
+): Promise<CallOutcome> {
   const updates: ToolUpdate[] = [];
   const callbacks = [{
     handleCustomEvent(name: string, data: ToolUpdate) {
-      if (name === "exec_update") updates.push({ text: data.text, details: data.details });
+      if (name !== "exec_update") return;
+      const update = { text: data.text, details: data.details };
+      updates.push(update);
+      onUpdate?.(update);
     },
   }];
   try {

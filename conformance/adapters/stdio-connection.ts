@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { LineReader } from "./line-reader.js";
 import { STDERR_TAIL_BYTES, STDOUT_TAIL_BYTES, StdioProtocolError, type ProtocolFailure } from "./stdio-error.js";
+import type { ToolUpdate } from "../adapter.js";
 import { encodeLine, parseResponse, type Method, type ParamsOf, type ResultOf } from "./stdio-protocol.js";
 
 /** How long `end` waits for the implementation to exit after its stdin was closed, before killing its group. */
@@ -23,7 +24,22 @@ export interface ConnectionOptions {
   timeoutMs: number;
 }
 
-interface Pending { method: Method; resolve(result: Record<string, unknown>): void; reject(error: Error): void; timer: NodeJS.Timeout }
+interface Pending {
+  method: Method;
+  resolve(result: Record<string, unknown>): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+  /** Receives the request's `progress` messages (calls that asked for them, protocol version 2). */
+  onProgress?: (update: ToolUpdate) => void;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Send the `abort` at its time even when the answer came first (a run's signal outlives its tool call, LC-22). */
+  abortAfterAnswer?: boolean;
+  /** Receives each `progress` message of the request before its answer. */
+  onProgress?: (update: ToolUpdate) => void;
+}
 interface ExitInfo { code: number | null; signal: string | null; error?: Error }
 
 export class StdioConnection {
@@ -85,13 +101,13 @@ export class StdioConnection {
    * its tool call, LC-22).
    */
   request<M extends Method>(
-    method: M, params: ParamsOf<M>, abortAfterMs?: number, { abortAfterAnswer = false }: { abortAfterAnswer?: boolean } = {},
+    method: M, params: ParamsOf<M>, abortAfterMs?: number, { abortAfterAnswer = false, onProgress }: RequestOptions = {},
   ): Promise<ResultOf<M>> {
     if (this.#broken) return Promise.reject(this.#broken);
     const id = this.#nextId++;
     const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => this.#timeOut(id), this.#options.timeoutMs);
-      this.#pending.set(id, { method, resolve, reject, timer });
+      this.#pending.set(id, { method, resolve, reject, timer, ...(onProgress ? { onProgress } : {}) });
     });
     let line = encodeLine({ id, method, params: params as Record<string, unknown> });
     let abortTimer: NodeJS.Timeout | undefined;
@@ -188,6 +204,14 @@ export class StdioConnection {
       return;
     }
     const pending = this.#pending.get(response.id);
+    if ("progress" in response) {
+      // Progress of a request that did not ask for it, or that timed out, carries nothing the kit waits for.
+      if (pending) pending.onProgress?.(response.progress);
+      else if (!this.#abandoned.has(response.id)) {
+        this.fail(this.error("malformed-line", `sent progress for request ${response.id}, which was never sent or was already answered; progress comes before the answer.`));
+      }
+      return;
+    }
     if (!pending) {
       if (this.#abandoned.delete(response.id)) return;
       this.fail(this.error("malformed-line", `answered request ${response.id}, which was never sent or was already answered.`));

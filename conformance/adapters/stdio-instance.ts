@@ -1,8 +1,8 @@
 // One scenario's implementation behind the stdio protocol: every AdapterInstance method becomes one request, and
 // each result field the steps rely on is checked, so a malformed answer fails with a message instead of confusing
 // a step.
-import type { AdapterInstance, Capability } from "../adapter.js";
-import type { StdioConnection } from "./stdio-connection.js";
+import type { AdapterInstance, Capability, ToolUpdate } from "../adapter.js";
+import type { RequestOptions, StdioConnection } from "./stdio-connection.js";
 import {
   CAPABILITIES, type CallParams, type Method, type ParamsOf, type ResultOf, type StartParams,
 } from "./stdio-protocol.js";
@@ -61,7 +61,7 @@ export function createStdioInstance(
     }), END_AFTER_DISPOSE_MS);
   };
   const request = async <M extends Method>(
-    method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: { abortAfterAnswer?: boolean },
+    method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: RequestOptions,
   ): Promise<ResultOf<M>> => {
     clearTimeout(endTimer);
     active += 1;
@@ -80,13 +80,26 @@ export function createStdioInstance(
       const params: CallParams = { tool, args, scope: call.scope };
       if (call.processTool !== undefined) params.processTool = call.processTool;
       if (call.allowElevated !== undefined) params.allowElevated = call.allowElevated;
-      // A run's signal outlives its tool calls: the abort goes out at its time even after the answer (EXEC-41).
-      const outcome = await request("call", params, call.abortAfterMs, { abortAfterAnswer: true });
+      const streamed: ToolUpdate[] = [];
+      const options: RequestOptions = { abortAfterAnswer: true }; // a run's signal outlives its tool calls (EXEC-41)
+      if (call.onUpdate) {
+        const { onUpdate } = call;
+        params.progress = true;
+        options.onProgress = (update) => {
+          streamed.push(update);
+          onUpdate(update);
+        };
+      }
+      const outcome = await request("call", params, call.abortAfterMs, options);
       if (field("call", outcome, "kind", isOutcomeKind) === "result") {
         field("call", outcome, "text", isString);
         field("call", outcome, "details", isObject);
         field("call", outcome, "isError", isBoolean);
-        field("call", outcome, "updates", Array.isArray);
+        const updates = field("call", outcome, "updates", Array.isArray);
+        // An implementation that sends progress shows the kit one list of updates, not two.
+        if (streamed.length > 0 && !sameUpdates(updates, streamed)) {
+          throw connection.error("bad-result", `answered "call" with "updates" that differ from the ${streamed.length} progress messages it sent before: ${JSON.stringify(updates).slice(0, 300)}`);
+        }
       } else {
         field("call", outcome, "message", isString);
       }
@@ -122,7 +135,7 @@ export function createStdioInstance(
 }
 
 type Request = <M extends Method>(
-  method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: { abortAfterAnswer?: boolean },
+  method: M, params: ParamsOf<M>, abortAfterMs?: number, options?: RequestOptions,
 ) => Promise<ResultOf<M>>;
 type Field = <T>(method: Method, result: object, name: string, valid: (value: unknown) => value is T) => T;
 
@@ -150,6 +163,11 @@ function addLangChain(instance: StdioInstance, request: Request, field: Field): 
   instance.applyBeforeModel = async (params) =>
     field("applyBeforeModel", await request("applyBeforeModel", params), "messages", Array.isArray);
 }
+
+/** The same updates in the same order: texts equal, details equal as JSON. */
+const sameUpdates = (answered: unknown[], streamed: ToolUpdate[]): boolean =>
+  answered.length === streamed.length && answered.every((update, index) => isObject(update)
+    && update["text"] === streamed[index]!.text && JSON.stringify(update["details"]) === JSON.stringify(streamed[index]!.details));
 
 const isInvocationKind = (value: unknown): value is "message" | "return" | "rejection" =>
   value === "message" || value === "return" || value === "rejection";

@@ -2,7 +2,7 @@
 // kit's client (stdio-client.ts) and the reference server (stdio-server.ts).
 import type {
   BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, Capability, ExecutorRequest, StartOptions, SystemEvent,
-  WakeRequest,
+  ToolUpdate, WakeRequest,
 } from "../adapter.js";
 import type {
   BeforeModelRequest, ChatMessage, EventMessagesRequest, InvocationOutcome, ToolInvocation, ToolkitDescription,
@@ -15,12 +15,20 @@ export type StartParams = Omit<StartOptions, "env"> & {
   env?: Record<string, string>;
 };
 
-/** `call`: the tool, its arguments and the call's options; `abortAfterMs` becomes a separate `abort` request. */
-export interface CallParams extends Omit<CallOptions, "abortAfterMs"> {
+/**
+ * `call`: the tool, its arguments and the call's options; `abortAfterMs` becomes a separate `abort` request, and
+ * `onUpdate` the `progress: true` that asks for `progress` messages (protocol version 2).
+ */
+export interface CallParams extends Omit<CallOptions, "abortAfterMs" | "onUpdate"> {
   /** "watch" only with the capability "watch". */
   tool: "exec" | "process" | "watch";
   args: Record<string, unknown>;
+  /** Send each progress update as a `progress` message while the call runs (PROTOCOL.md, `call`). */
+  progress?: boolean;
 }
+
+/** The protocol's version, stated in PROTOCOL.md: 2 added the `progress` messages of a call. */
+export const PROTOCOL_VERSION = 2;
 
 /** `invokeTool`: the invocation; `abortAfterMs` becomes a separate `abort` request, as for `call`. */
 export type InvokeToolParams = Omit<ToolInvocation, "abortAfterMs">;
@@ -66,13 +74,16 @@ export type ProtocolResponse =
   | { id: number; result: Record<string, unknown> }
   | { id: number; error: { message: string } };
 
+/** A progress update of the call `id` that is still running (version 2): any number of them precede its answer. */
+export interface ProtocolProgress { id: number; progress: ToolUpdate }
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isRequestId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** Parses one line of an implementation's stdout; throws an Error saying what is wrong with it. */
-export function parseResponse(line: string): ProtocolResponse {
+export function parseResponse(line: string): ProtocolResponse | ProtocolProgress {
   let message: unknown;
   try {
     message = JSON.parse(line);
@@ -83,7 +94,17 @@ export function parseResponse(line: string): ProtocolResponse {
   if (!isRequestId(message["id"])) throw new Error(`its "id" is not a request id (got ${JSON.stringify(message["id"])})`);
   const hasResult = "result" in message;
   const hasError = "error" in message;
-  if (hasResult === hasError) throw new Error('it must have exactly one of "result" and "error"');
+  const hasProgress = "progress" in message;
+  if (Number(hasResult) + Number(hasError) + Number(hasProgress) !== 1) {
+    throw new Error('it must have exactly one of "result", "error" and "progress"');
+  }
+  if (hasProgress) {
+    const progress = message["progress"];
+    if (!isObject(progress) || typeof progress["text"] !== "string" || !isObject(progress["details"])) {
+      throw new Error('its "progress" is not an object with a string "text" and an object "details"');
+    }
+    return { id: message["id"], progress: { text: progress["text"], details: progress["details"] } };
+  }
   if (hasResult) {
     if (!isObject(message["result"])) throw new Error('its "result" is not a JSON object');
     return { id: message["id"], result: message["result"] };
@@ -137,4 +158,4 @@ export function leadingRequestId(line: string): number | undefined {
 }
 
 /** One protocol line: JSON.stringify never emits a raw newline, so each message stays on its line. */
-export const encodeLine = (message: ProtocolRequest | ProtocolResponse): string => `${JSON.stringify(message)}\n`;
+export const encodeLine = (message: ProtocolRequest | ProtocolResponse | ProtocolProgress): string => `${JSON.stringify(message)}\n`;

@@ -2,13 +2,13 @@
 // the reference adapter's own instance (reference.ts), concurrently, and answered when it is done.
 import type { Readable, Writable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { BridgeProbe, CallOptions } from "../adapter.js";
+import type { BridgeProbe, ToolUpdate } from "../adapter.js";
 import type { BeforeModelRequest, EventMessagesRequest, ToolInvocation, ToolkitSpec } from "../adapter.js";
 import createReferenceAdapter, { startReference, type ReferenceInstance } from "./reference.js";
 import { LineReader } from "./line-reader.js";
 import {
   MAX_REQUEST_LINE_BYTES, METHODS, RequestError, encodeLine, leadingRequestId, overlongRequestLine, parseRequest,
-  type Method, type ProtocolResponse, type StartParams,
+  type CallParams, type Method, type ProtocolProgress, type ProtocolResponse, type StartParams,
 } from "./stdio-protocol.js";
 
 export interface StdioServerOptions {
@@ -18,6 +18,11 @@ export interface StdioServerOptions {
   log: (line: string) => void;
   /** The implementation's environment: the scenario's complete controlled environment, set by the kit. */
   env: NodeJS.ProcessEnv;
+  /**
+   * false: never send `progress` messages, as a server of protocol version 1 (the kit then falls back to its
+   * fixed waits; `stdio-server.mjs --no-progress` tests that fallback). @default true
+   */
+  progress?: boolean;
 }
 
 type Handler = (params: Record<string, unknown>, id: number) => Promise<object>;
@@ -25,6 +30,7 @@ type Handler = (params: Record<string, unknown>, id: number) => Promise<object>;
 /** Serves requests until the input ends; then the engine is disposed, so every session of the instance is gone. */
 export function serveStdio(options: StdioServerOptions): Promise<void> {
   const { input, output, log } = options;
+  const send = (message: ProtocolResponse | ProtocolProgress): void => void output.write(encodeLine(message));
   /** The instance, once `start` arrived; requests sent before it finished wait for it. */
   let instance: Promise<ReferenceInstance> | undefined;
   /** Set by `dispose`: a later `start` (reuse, PROTOCOL.md) begins the next scenario's instance. */
@@ -51,7 +57,7 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
       return { capabilities: createReferenceAdapter().capabilities, reusable: true };
     },
     async call(params, id) {
-      const { tool, args, ...call } = params as unknown as { tool: unknown; args: unknown } & CallOptions;
+      const { tool, args, progress, ...call } = params as unknown as CallParams;
       if (tool !== "exec" && tool !== "process" && tool !== "watch") {
         throw new Error(`"tool" must be "exec", "process" or "watch" (got ${JSON.stringify(tool)})`);
       }
@@ -60,10 +66,15 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
       const controller = new AbortController();
       if (abortedOnArrival.delete(id)) controller.abort(); // abortAfterMs 0: the signal is aborted when it starts
       inFlight.set(id, controller);
+      // Version 2: each update goes out as it happens, and none after the answer (PROTOCOL.md, `call`).
+      let answered = false;
+      const streams = progress === true && options.progress !== false;
+      const onUpdate = (update: ToolUpdate): void => void (answered || send({ id, progress: update }));
       try {
         const target = await started();
-        return await target.call(tool, args as Record<string, unknown>, call, controller.signal);
+        return await target.call(tool, args as Record<string, unknown>, streams ? { ...call, onUpdate } : call, controller.signal);
       } finally {
+        answered = true;
         inFlight.delete(id);
         finishedRuns.set(id, controller);
       }
@@ -112,7 +123,6 @@ export function serveStdio(options: StdioServerOptions): Promise<void> {
   };
 
   return new Promise<void>((resolve) => {
-    const send = (response: ProtocolResponse): void => void output.write(encodeLine(response));
     const serve = async (line: string): Promise<void> => {
       let id: number | undefined;
       try {

@@ -9,11 +9,13 @@ export const BACKGROUND_HINT =
   "If it should keep running, start it with exec background=true or yieldMs so OpenClaw can register a pollable process session. Do not rely on shell backgrounding with a trailing &.";
 
 /**
- * Replaces `<id>`, `<id8>`, `<G>`, `<H>`, `<cwd>`, `<home>` and remembered names `<name>` / `<name8>`.
+ * Replaces `<id>`, `<id8>`, `<G>`, `<H>`, `<cwd>`, `<home>`, remembered names `<name>` / `<name8>` and
+ * `<wait for update N>` (a shell command, ConformanceWorld.waitForUpdateCommand).
  * Unknown placeholders are left as they are (so `<pid>` in a regex stays literal).
  */
 export function substitute(world: ConformanceWorld, text: string): string {
-  return text.replace(/<([A-Za-z][A-Za-z0-9_]*)>/g, (whole, name: string) => {
+  const waited = text.replace(/<wait for update ([1-9][0-9]*)>/g, (_whole, count: string) => world.waitForUpdateCommand(Number(count)));
+  return waited.replace(/<([A-Za-z][A-Za-z0-9_]*)>/g, (whole, name: string) => {
     if (name === "G") return GUIDANCE;
     if (name === "H") return BACKGROUND_HINT;
     if (name === "cwd") return world.cwd;

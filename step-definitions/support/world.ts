@@ -1,4 +1,6 @@
 // The typed World of the conformance suite: one per scenario, holding the adapter instance and what the steps saw.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { World, setWorldConstructor, type IWorldOptions } from "@cucumber/cucumber";
 import type {
   AdapterInstance, CallOptions, CallOutcome, CallTool, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
@@ -49,6 +51,10 @@ export class ConformanceWorld extends World<SuiteParameters> {
   events: SystemEvent[] = [];
   /** When the scenario started (ms since the epoch): REG-01 reads only files changed since. */
   readonly createdAt = Date.now();
+  /** Where the kit marks the progress updates it saw, once a command waits for one (`<wait for update N>`). */
+  private updatesDir: string | undefined;
+  /** Progress updates seen while calls ran, over the whole scenario. */
+  private updatesSeen = 0;
 
   constructor(options: IWorldOptions<SuiteParameters>) {
     super(options);
@@ -89,6 +95,13 @@ export class ConformanceWorld extends World<SuiteParameters> {
   callOptions(scope = this.scope): CallOptions {
     this.scopesUsed.add(scope);
     const options: CallOptions = { scope, processTool: this.processTool, allowElevated: this.allowElevated };
+    const marks = this.updatesDir;
+    if (marks !== undefined) {
+      options.onUpdate = () => {
+        this.updatesSeen += 1;
+        writeFileSync(join(marks, String(this.updatesSeen)), "");
+      };
+    }
     if (this.nextAbortAfterMs !== undefined) {
       options.abortAfterMs = this.nextAbortAfterMs;
       this.nextAbortAfterMs = undefined;
@@ -160,12 +173,27 @@ export class ConformanceWorld extends World<SuiteParameters> {
     return sessions.map((session) => session.sessionId);
   }
 
+  /**
+   * `<wait for update N>`: a shell command that returns once the kit has seen the scenario's N-th progress update
+   * while the call ran (it creates the file `N` in a folder of its own then), or after 20 sleeps of 0.05 s (at
+   * least 1 s) when none came: an implementation that sends no updates while the call runs gets a fixed gap.
+   */
+  waitForUpdateCommand(count: number): string {
+    this.updatesDir ??= join(dirname(this.cwd), "updates");
+    mkdirSync(this.updatesDir, { recursive: true });
+    const mark = join(this.updatesDir, String(count));
+    return `w=0; until [ -e '${mark}' ] || [ $w -ge ${UPDATE_WAIT_SLEEPS} ]; do sleep 0.05; w=$((w+1)); done`;
+  }
+
   sessionId(name = "id"): string {
     const id = this.vars.get(name);
     if (!id) throw new Error(`No session id is known as <${name}>; call exec first (or remember one under that name).`);
     return id;
   }
 }
+
+/** `<wait for update N>` sleeps at most this many times 0.05 s: the 1 s gap of implementations without updates. */
+const UPDATE_WAIT_SLEEPS = 20;
 
 export function assertSameEvents(scope: string, peeked: SystemEvent[], drained: SystemEvent[]): void {
   if (JSON.stringify(peeked) === JSON.stringify(drained)) return;

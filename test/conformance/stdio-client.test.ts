@@ -1,7 +1,8 @@
 // The kit's stdio adapter: against the reference server, and against tiny broken implementations
 // (test/conformance/fixtures) whose every failure must become a clear error, never a hang.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AdapterInstance, ConformanceAdapter } from "../../conformance/adapter.js";
@@ -128,7 +129,55 @@ describe("createStdioAdapter with the reference stdio server", () => {
   });
 });
 
+describe("progress while a call runs (protocol version 2)", () => {
+  const server = async (flags: string): Promise<AdapterInstance> => startIn(await createStdioAdapter({
+    command: `node conformance/stdio-server.mjs${flags}`, callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, capabilities: [],
+  }));
+  // Its second line waits for a file that onUpdate writes: the call completes only if the first update came early.
+  const waitsForTheKit = "echo one; until [ -e seen ]; do sleep 0.05; done; echo two";
+
+  it("reaches the call's onUpdate as each update happens, and the answer lists the same updates", async () => {
+    const instance = await server("");
+    const seen: unknown[] = [];
+    const onUpdate = (update: unknown): void => {
+      seen.push(update);
+      writeFileSync(join(scenario.cwd, "seen"), "");
+    };
+    const outcome = await instance.call("exec", { command: waitsForTheKit, yieldMs: 20_000 }, { scope: "main", onUpdate });
+    expect(outcome).toMatchObject({ kind: "result", text: "one\ntwo" });
+    expect(seen).toEqual((outcome as { updates: unknown[] }).updates);
+    expect(seen).toHaveLength(2);
+    await instance.dispose();
+    await (instance as StdioInstance).close();
+  });
+
+  it("from a server that sends none (version 1), the updates come only with the answer", async () => {
+    const instance = await server(" --no-progress");
+    const seen: unknown[] = [];
+    const outcome = await instance.call("exec", { command: "echo one" }, { scope: "main", onUpdate: (update) => void seen.push(update) });
+    expect(outcome).toMatchObject({ kind: "result", text: "one", updates: [{ text: "one\n" }] });
+    expect(seen).toEqual([]);
+    await instance.dispose();
+    await (instance as StdioInstance).close();
+  });
+});
+
 describe("the stdio client's failure handling", () => {
+  it("fails the call and kills the implementation when it sends progress for a request that was never sent", async () => {
+    const instance = await startIn(await createStdioAdapter({ command: fixture("misreports-progress"), callTimeoutMs: 20_000, capabilities: [] }));
+    const call = instance.call("exec", { command: "stray" }, { scope: "main", onUpdate: () => undefined });
+    await expect(call).rejects.toThrow(/sent progress for request 102, which was never sent or was already answered/);
+    await (instance as StdioInstance).close().catch(() => undefined);
+  });
+
+  it("fails a call whose answer lists other updates than the progress it sent", async () => {
+    const instance = await startIn(await createStdioAdapter({ command: fixture("misreports-progress"), callTimeoutMs: 20_000, capabilities: [] }));
+    const call = instance.call("exec", { command: "differ" }, { scope: "main", onUpdate: () => undefined });
+    await expect(call).rejects.toThrow(/answered "call" with "updates" that differ from the 1 progress messages it sent before/);
+    await instance.dispose();
+    await (instance as StdioInstance).close();
+  });
+
   it("fails a call that gets no answer with a timeout error that shows the stderr tail", async () => {
     const adapter = await createStdioAdapter({ command: fixture("never-answers-calls"), callTimeoutMs: 3000 });
     expect(adapter.capabilities).toEqual([]);

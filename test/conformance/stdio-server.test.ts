@@ -1,9 +1,11 @@
 // The reference implementation over the stdio protocol, driven line by line: every line either side writes is
 // also checked against conformance/protocol.schema.json.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { validate } from "./helpers/json-schema-subset.js";
-import { ProtocolPeer } from "./helpers/protocol-peer.js";
+import { ProtocolPeer, type Answer } from "./helpers/protocol-peer.js";
 import { createScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
 
 const SERVER = fileURLToPath(new URL("../../conformance/stdio-server.mjs", import.meta.url));
@@ -76,6 +78,23 @@ describe("the stdio server", () => {
     const late = await peer.ask(5, "call", { tool: "exec", args: { command: "echo hi" }, scope: "main" });
     expect(late.result).toMatchObject({ kind: "error", message: expect.stringContaining("disposed") });
     // afterEach closes stdin and expects exit code 0 and no survivor
+  });
+
+  it("sends a call's updates as progress lines while it runs, before its answer, and only when the call asks", async () => {
+    await start();
+    // The second line waits for a file written once the first update was read: without progress lines, no "two".
+    const command = "echo one; until [ -e seen ]; do sleep 0.05; done; echo two";
+    peer.send(2, "call", { tool: "exec", args: { command, yieldMs: 20_000 }, scope: "main", progress: true });
+    const lines: Array<Answer & { progress?: unknown }> = [await peer.next()];
+    expect(lines[0]).toMatchObject({ id: 2, progress: { text: "one\n", details: { status: "running", cwd: scenario.cwd } } });
+    writeFileSync(join(scenario.cwd, "seen"), "");
+    while (!("result" in lines.at(-1)!)) lines.push(await peer.next());
+    const answer = lines.pop()!;
+    expect(answer.result).toMatchObject({ kind: "result", text: "one\ntwo" });
+    expect(lines.map((line) => line.progress)).toEqual(answer.result?.["updates"]);
+    expect(lines.map((line) => line.id)).toEqual([2, 2]);
+    const unasked = await peer.ask(3, "call", { tool: "exec", args: { command: "echo hi" }, scope: "main" });
+    expect(unasked.result?.["updates"]).toHaveLength(1); // the next line was its answer: no progress line came first
   });
 
   it("answers requests it cannot serve with an error naming the problem", async () => {
