@@ -1,7 +1,9 @@
 // PROTOCOL.md and protocol.schema.json describe the same protocol the code speaks: the example exchange is valid
 // against the schema, the schema knows every method, and the Python skeleton of the document serves the kit.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { AstBuilder, GherkinClassicTokenMatcher, Parser, compile } from "@cucumber/gherkin";
+import { IdGenerator } from "@cucumber/messages";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -45,6 +47,58 @@ describe("PROTOCOL.md", () => {
       expect(protocolDoc).toContain(`| \`${method}\` |`);
       expect($defs[`${method}Result`], method).toBeDefined();
     }
+  });
+});
+
+/** The §10 field name of a detail path: `sessions.0.name` → `sessions[].name`. */
+const fieldOf = (path: string): string => path.replace(/\.\d+(\.|$)/g, "[]$1");
+
+/**
+ * The fields a `@doc` scenario reads: detail paths and JSON keys named in its steps (details, list entries, events,
+ * wake requests), `status` for the status steps, and every `details` field that the step definitions read by name.
+ */
+function fieldsObservedByDocScenarios(): Map<string, string> {
+  const fields = new Map<string, string>();
+  const featuresDir = fileURLToPath(new URL("../../features/", import.meta.url));
+  for (const file of readdirSync(featuresDir).filter((name) => name.endsWith(".feature"))) {
+    const newId = IdGenerator.uuid();
+    const document = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher()).parse(readFileSync(join(featuresDir, file), "utf8"));
+    for (const pickle of compile(document, file, newId)) {
+      if (!pickle.tags.some((tag) => tag.name === "@doc")) continue;
+      for (const { text, argument } of pickle.steps) {
+        const where = `${file}: ${pickle.name}: ${text}`;
+        for (const [, path] of text.matchAll(/detail "([^"]+)"/g)) fields.set(fieldOf(path!), where);
+        if (/^the status is/.test(text)) fields.set("status", where);
+        if (/^the text of event/.test(text)) fields.set("text", where);
+        if (!/details contain|has details containing|has fields/.test(text)) continue;
+        const json = argument?.docString?.content ?? /'(\{.*\})'$/.exec(text)?.[1];
+        const prefix = text.includes("listed session") ? "sessions[]." : "";
+        for (const key of Object.keys(JSON.parse(json ?? "{}") as object)) fields.set(`${prefix}${key}`, where);
+      }
+    }
+  }
+  const stepsDir = fileURLToPath(new URL("../../step-definitions/", import.meta.url));
+  for (const file of (readdirSync(stepsDir, { recursive: true }) as string[]).filter((name) => name.endsWith(".ts"))) {
+    const source = readFileSync(join(stepsDir, file), "utf8");
+    for (const [, quoted, dotted] of source.matchAll(/details(?:\?\.)?(?:\["(\w+)"\]|\.(\w+))/g)) {
+      fields.set((quoted ?? dotted)!, `step-definitions/${file}`);
+    }
+  }
+  return fields;
+}
+
+describe("PROTOCOL.md §10, what the scenarios observe", () => {
+  const section = protocolDoc.split(/^## /m).find((part) => part.startsWith("10. What the scenarios observe")) ?? "";
+
+  it("names every details field, list-entry field, event field and wake field that a @doc scenario reads", () => {
+    const fields = fieldsObservedByDocScenarios();
+    expect([...fields.keys()]).toEqual(expect.arrayContaining(["status", "timedOut", "waitingForInput", "sessions[].status", "scopeKey"]));
+    const missing = [...fields].filter(([field]) => !section.includes(`\`${field}\``));
+    expect(missing.map(([field, where]) => `${field} (read by ${where})`)).toEqual([]);
+  });
+
+  it("gives every status value and the words the discarded and omitted notes contain", () => {
+    for (const word of ["`running`", "`completed`", "`failed`", "`discarded`", "`omitted`", "`timed out`"]) expect(section).toContain(word);
   });
 });
 
