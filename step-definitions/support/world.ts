@@ -1,6 +1,6 @@
 // The typed World of the conformance suite: one per scenario, holding the adapter instance and what the steps saw.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { World, setWorldConstructor, type IWorldOptions } from "@cucumber/cucumber";
 import type {
   AdapterInstance, CallOptions, CallOutcome, CallTool, Capability, ConformanceAdapter, FakeExecutorSpec, FaultSpec, StartOptions,
@@ -175,11 +175,12 @@ export class ConformanceWorld extends World<SuiteParameters> {
 
   /**
    * `<wait for update N>`: a shell command that returns once the kit has seen the scenario's N-th progress update
-   * while the call ran (it creates the file `N` in a folder of its own then), or after 20 sleeps of 0.05 s (at
-   * least 1 s) when none came: an implementation that sends no updates while the call runs gets a fixed gap.
+   * while the call ran (it then creates the file `.kit-updates/N` in the working directory, which a command run in
+   * a sandbox or container sees too), or after 20 sleeps of 0.05 s (at least 1 s) when none came: an implementation
+   * that sends no updates while the call runs gets a fixed gap.
    */
   waitForUpdateCommand(count: number): string {
-    this.updatesDir ??= join(dirname(this.cwd), "updates");
+    this.updatesDir ??= join(this.cwd, UPDATES_FOLDER);
     mkdirSync(this.updatesDir, { recursive: true });
     const mark = join(this.updatesDir, String(count));
     return `w=0; until [ -e '${mark}' ] || [ $w -ge ${UPDATE_WAIT_SLEEPS} ]; do sleep 0.05; w=$((w+1)); done`;
@@ -194,6 +195,8 @@ export class ConformanceWorld extends World<SuiteParameters> {
 
 /** `<wait for update N>` sleeps at most this many times 0.05 s: the 1 s gap of implementations without updates. */
 const UPDATE_WAIT_SLEEPS = 20;
+/** The folder of the working directory where the kit marks the updates it saw. */
+const UPDATES_FOLDER = ".kit-updates";
 
 export function assertSameEvents(scope: string, peeked: SystemEvent[], drained: SystemEvent[]): void {
   if (JSON.stringify(peeked) === JSON.stringify(drained)) return;
