@@ -42,7 +42,7 @@ export async function benchWatch(options: RowOptions): Promise<RowResult> {
     clearInterval(keepAlive);
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
-    engine.drainSystemEvents(ctx.scopeKey);
+    await engine.drainSystemEvents(ctx.scopeKey);
     await engine.process({ action: "clear", sessionId }, ctx);
     return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
   };

@@ -49,7 +49,7 @@ async function rejectionOf(promise: Promise<unknown>, withinMs: number): Promise
 describe("createStdioAdapter with the reference stdio server", () => {
   it("reads the capabilities with a probe, runs calls, aborts one at once, and ends after dispose", async () => {
     const adapter = await createStdioAdapter({ command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT });
-    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge", "faults", "langchain"]);
+    expect(adapter.capabilities).toEqual(["pty", "executor", "bridge", "faults", "langchain", "watch", "dedupe"]);
     const instance = await startIn(adapter);
     expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" })).toMatchObject({ kind: "result", text: "hi" });
     const aborted = await instance.call("exec", { command: "sleep 5; touch late" }, { scope: "main", abortAfterMs: 0 });
@@ -256,7 +256,7 @@ describe("loadAdapterFromEnvironment with CONFORMANCE_COMMAND", () => {
 
   it("names the valid capabilities when CONFORMANCE_CAPABILITIES has an unknown one", async () => {
     await expect(loadAdapterFromEnvironment({ ...env, CONFORMANCE_CAPABILITIES: "pty,gpu" }))
-      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge, faults, langchain or none');
+      .rejects.toThrow('CONFORMANCE_CAPABILITIES names "gpu", which is not a capability; use pty, executor, bridge, faults, langchain, watch, dedupe or none');
   });
 
   it("rejects a CONFORMANCE_CALL_TIMEOUT_MS that is not a whole number", async () => {

@@ -38,7 +38,7 @@ const start = () => peer.ask(1, "start", { config: { tools: { exec: {} } }, cwd:
 
 describe("the stdio server", () => {
   it("answers start with its capabilities and runs `echo hi` in the scenario's cwd", async () => {
-    expect(await start()).toEqual({ id: 1, result: { capabilities: ["pty", "executor", "bridge", "faults", "langchain"], reusable: true } });
+    expect(await start()).toEqual({ id: 1, result: { capabilities: ["pty", "executor", "bridge", "faults", "langchain", "watch", "dedupe"], reusable: true } });
     const answer = await peer.ask(2, "call", { tool: "exec", args: { command: "echo hi; pwd" }, scope: "main" });
     expect(answer.result).toMatchObject({ kind: "result", text: `hi\n${scenario.cwd}`, isError: false });
     expect(answer.result?.["details"]).toMatchObject({ status: "completed", exitCode: 0 });
@@ -102,7 +102,7 @@ describe("the stdio server", () => {
     await peer.ask(2, "start", { config: {}, cwd: scenario.cwd });
     expect((await peer.ask(3, "frobnicate")).error?.message).toMatch(/^unknown method "frobnicate"; known: start, call/);
     expect(await peer.ask(4, "call", { tool: "bash", args: {}, scope: "main" }))
-      .toEqual({ id: 4, error: { message: '"tool" must be "exec" or "process" (got "bash")' } });
+      .toEqual({ id: 4, error: { message: '"tool" must be "exec", "process" or "watch" (got "bash")' } });
     peer.sent.length = 0; // the invalid requests above are invalid on purpose
   });
 });

@@ -18,7 +18,7 @@ const MCP_SOURCE = join(ROOT, "packages/mcp");
 const SETUP_TIMEOUT_MS = 600_000;
 const KIT_RUN_TIMEOUT_MS = 300_000;
 /** The tools' runtime dependencies (issue 10 asked for zod only; signal-exit came with host-end cleanup, issue 9). */
-const RUNTIME_DEPENDENCIES = ["json-rpc-2.0", "signal-exit", "zod"];
+const RUNTIME_DEPENDENCIES = ["json-rpc-2.0", "re2js", "signal-exit", "zod"];
 /** The kit's own runtime: none of these may reach a user of the tools. */
 const KIT_ONLY = ["@cucumber/cucumber", "tsx", "esbuild"];
 /** A feature with no @slow scenario; its @pty scenarios are left out, since the installs have no node-pty. */
@@ -135,7 +135,7 @@ describe("the tools package, installed without a C compiler", () => {
     expect(existsSync(join(toolsDir, "node_modules/node-pty"))).toBe(false);
   });
 
-  it("declares zod, signal-exit and json-rpc-2.0 (the session host's protocol) as its only runtime dependencies, node-pty as optional, LangChain as peers", () => {
+  it("declares zod, signal-exit, json-rpc-2.0 (the session host's protocol) and re2js (watch patterns) as its only runtime dependencies, node-pty as optional, LangChain as peers", () => {
     const manifest = JSON.parse(readFileSync(join(toolsDir, "node_modules/langchain-exec-process/package.json"), "utf8")) as Record<string, Record<string, string>>;
     expect(Object.keys(manifest["dependencies"] ?? {})).toEqual(RUNTIME_DEPENDENCIES);
     expect(Object.keys(manifest["optionalDependencies"] ?? {})).toEqual(["node-pty"]);

@@ -1,5 +1,6 @@
 // The sessions that run a command, as /proc shows them: the distinct values of the session marker variable
 // (EXEC_PROCESS_SESSION) among the processes whose command line holds a probe text. One value = one started job.
+import { randomUUID } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { SESSION_MARKER_VARIABLE } from "../../../src/engine/spawn/session-marker.js";
 
@@ -17,4 +18,10 @@ export function markersRunning(probe: string): string[] {
     }
   }
   return [...markers];
+}
+
+/** A command that sleeps `seconds` and prints a probe text no other test's command holds. */
+export function probeCommand(seconds: number): { probe: string; command: string } {
+  const probe = `dedupe-probe-${randomUUID()}`;
+  return { probe, command: `sleep ${seconds}; echo ${probe} done` };
 }

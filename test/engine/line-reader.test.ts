@@ -1,7 +1,7 @@
 // src/engine/watch/line-reader.ts: lines of one stream, joined across pieces, with and without the literal fast path.
 import { describe, expect, it } from "vitest";
-import { LineReader } from "../../../src/engine/watch/line-reader.js";
-import { WATCH_LINE_MAX_CHARS } from "../../../src/engine/settings.js";
+import { LineReader } from "../../src/engine/watch/line-reader.js";
+import { WATCH_LINE_MAX_CHARS } from "../../src/engine/settings.js";
 
 function linesOf(pieces: string[], literal?: string): string[] {
   const reader = new LineReader();

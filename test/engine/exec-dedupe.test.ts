@@ -1,16 +1,11 @@
 // Retry dedupe (issue 34, src/engine/exec/exec-dedupe.ts and join-same-job.ts): with dedupeWindowMs, an identical exec
 // of the same scope started within the window joins the running job; one process, checked in /proc by its marker.
-import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ctx, disposeEngines, newEngine, sessionIdOf, sleep, textOf, waitUntil } from "../reliability/helpers.js";
-import { markersRunning } from "./helpers/marked-jobs.js";
+import { markersRunning, probeCommand } from "./helpers/marked-jobs.js";
 
 afterEach(disposeEngines);
 
-const probeCommand = (seconds: number) => {
-  const probe = `dedupe-probe-${randomUUID()}`;
-  return { probe, command: `sleep ${seconds}; echo ${probe} done` };
-};
 
 describe("retry dedupe (dedupeWindowMs)", () => {
   it("two identical background execs 1 s apart start one process, and the second says it is the same job", async () => {
@@ -34,23 +29,6 @@ describe("retry dedupe (dedupeWindowMs)", () => {
     expect(sessionIdOf(second)).not.toBe(sessionIdOf(first));
     expect(textOf(second)).not.toContain("Same job");
     expect(markersRunning(probe)).toHaveLength(2);
-  });
-
-  it("a retried foreground call waits on the same job and returns its completed result", async () => {
-    const engine = newEngine({ dedupeWindowMs: 10_000 });
-    const { probe, command } = probeCommand(1.5);
-    const first = engine.exec({ command }, ctx);
-    await sleep(500);
-    expect(markersRunning(probe)).toHaveLength(1);
-    const second = engine.exec({ command }, ctx);
-    await sleep(300);
-    expect(markersRunning(probe)).toHaveLength(1);
-    const [a, b] = await Promise.all([first, second]);
-    expect(a.details).toMatchObject({ status: "completed", exitCode: 0 });
-    expect(b.details).toMatchObject({ status: "completed", exitCode: 0 });
-    expect(textOf(a)).toBe(`${probe} done`);
-    expect(textOf(b)).toMatch(/^Same job already started (0|1) s ago \(session [^)]+\): no second process was started\.\n\n/);
-    expect(textOf(b).endsWith(`${probe} done`)).toBe(true);
   });
 
   it.each([

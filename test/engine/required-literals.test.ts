@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
-import { requiredLiterals } from "../../../src/engine/watch/required-literals.js";
+import { requiredLiterals } from "../../src/engine/watch/required-literals.js";
 
 describe("requiredLiterals", () => {
   it.each<[string, string[] | undefined]>([

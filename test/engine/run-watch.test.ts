@@ -1,8 +1,8 @@
 // engine.watch (issue 34): a matching output line queues an `Output matched` system event and requests a wake.
 import { afterEach, describe, expect, it } from "vitest";
-import { ExecProcessError, type LocalSessionEngine, type SystemEvent, type WakeRequest } from "../../../src/engine/index.js";
-import { SETTINGS_TABLE } from "../../../src/engine/settings.js";
-import { ctx, disposeEngines, newEngine, sessionIdOf, textOf } from "../../reliability/helpers.js";
+import { ExecProcessError, type LocalSessionEngine, type SystemEvent, type WakeRequest } from "../../src/engine/index.js";
+import { SETTINGS_TABLE } from "../../src/engine/settings.js";
+import { ctx, disposeEngines, newEngine, sessionIdOf, textOf } from "../reliability/helpers.js";
 
 afterEach(disposeEngines);
 
