@@ -25,6 +25,8 @@ export const HOST_DEFAULTS = Object.freeze({
   socketName: "host.sock",
   /** The environment variable a token may come from (host and clients). */
   tokenEnv: "EXEC_PROCESS_HOST_TOKEN",
+  /** The variable every job of a host carries, with the host's instance id: its successor ends what a killed host left. */
+  instanceEnv: "EXEC_PROCESS_HOST_INSTANCE",
   /** The environment variable a client takes the host's socket from when given neither socketPath nor url. */
   socketEnv: "EXEC_PROCESS_HOST_SOCKET",
 });

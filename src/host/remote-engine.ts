@@ -42,6 +42,8 @@ export interface RemoteSessionEngine extends SessionEngine {
   watch(params: WatchParams, ctx: CallContext): Promise<ToolResult<WatchDetails | ProcessFailureDetails>>;
   /** The host's name, as it gave it. */
   readonly hostName: string;
+  /** Whether a connection to the host is open now (the next call opens one when not). */
+  readonly connected: boolean;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -124,6 +126,10 @@ class RemoteEngine implements RemoteSessionEngine {
 
   get hostName(): string {
     return this.#name;
+  }
+
+  get connected(): boolean {
+    return this.#connection?.open === true;
   }
 
   get disposed(): boolean {

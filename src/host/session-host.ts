@@ -13,6 +13,7 @@ import { ExecProcessError } from "../engine/errors.js";
 import type { LocalSessionEngine } from "../engine/types.js";
 import { HostClient } from "./host-client.js";
 import { HOST_DEFAULTS, resolveHostOptions, type HostAddress, type SessionHostOptions } from "./host-options.js";
+import { instanceFileOf, takeOverSocket } from "./predecessor.js";
 import { WakeClaims } from "./wake-claims.js";
 
 export interface SessionHost {
@@ -31,8 +32,9 @@ export interface SessionHost {
 
 export async function createSessionHost(options: SessionHostOptions = {}): Promise<SessionHost> {
   const settings = resolveHostOptions(options);
-  const engine = createSessionEngine(settings.engine);
   const instanceId = randomUUID();
+  const engineEnv = { ...(settings.engine.env ?? process.env), [HOST_DEFAULTS.instanceEnv]: instanceId };
+  const engine = createSessionEngine({ ...settings.engine, env: engineEnv });
   const clients = new Set<HostClient>();
   const claims = new WakeClaims(HOST_DEFAULTS.wakeClaimMs);
   const context = { settings, engine, instanceId, claims, clients };
@@ -62,7 +64,16 @@ export async function createSessionHost(options: SessionHostOptions = {}): Promi
     for (const client of clients) client.pushWake(request);
   };
 
-  const { server, address, removeSocket } = await listen(settings.address, onConnection);
+  let listening: Listening;
+  try {
+    listening = await listen(settings.address, onConnection, instanceId, (ended) => {
+      if (ended > 0) settings.log(`${settings.name}: ended ${ended} processes that a killed host left running on this socket`);
+    });
+  } catch (error) {
+    await engine.dispose();
+    throw error;
+  }
+  const { server, address, removeSocket } = listening;
   settings.log(`${settings.name}: listening on ${describeAddress(address)}`);
   let closing: Promise<void> | undefined;
   return {
@@ -110,6 +121,7 @@ interface Listening {
 
 async function listen(
   address: HostAddress | { kind: "unix"; socketPath: undefined }, onConnection: (socket: Socket) => void,
+  instanceId: string, onTakeOver: (ended: number) => void,
 ): Promise<Listening> {
   if (address.kind === "tcp") {
     const server = address.tls ? createTlsServer({ cert: address.tls.cert, key: address.tls.key }, onConnection) : createNetServer(onConnection);
@@ -121,19 +133,23 @@ async function listen(
   // No path given: a new folder only this user can enter (mkdtemp: 0700), removed with the socket.
   const folder = address.socketPath === undefined ? mkdtempSync(join(tmpdir(), HOST_DEFAULTS.socketDirPrefix)) : undefined;
   const socketPath = address.socketPath ?? join(folder!, HOST_DEFAULTS.socketName);
-  if (folder === undefined) await removeStaleSocket(socketPath);
+  if (folder === undefined) {
+    await removeStaleSocket(socketPath);
+    onTakeOver(takeOverSocket(socketPath, instanceId));
+  }
   const server = createNetServer(onConnection);
   try {
     await listenOn(server, { path: socketPath });
     chmodSync(socketPath, 0o600);
   } catch (error) {
     server.close();
-    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+    rmSync(folder ?? instanceFileOf(socketPath), { recursive: true, force: true });
     throw error;
   }
   const removeSocket = (): void => {
     process.off("exit", removeSocket);
     rmSync(folder ?? socketPath, { recursive: true, force: true });
+    if (folder === undefined) rmSync(instanceFileOf(socketPath), { force: true }); // a clean end: nothing to take over
   };
   process.on("exit", removeSocket);
   return { server, address: { kind: "unix", socketPath }, removeSocket };

@@ -217,6 +217,7 @@ describe("failures of the processes around the host", () => {
     groups.push(pidOf(job)); // a host killed with SIGKILL cannot end its jobs: the test does
     program.child.kill("SIGKILL");
     await program.exited;
+    expect(await waitUntil(() => !remote.connected, 5_000)).toBe(true); // a call sent before would be "lost", below
     const failure = await failureOf(remote.process({ action: "poll", sessionId: idOf(job) }, { scopeKey: "s" }));
     expect(failure.code).toBe("session-host-unreachable");
     expect(failure.message).toBe(
@@ -344,5 +345,24 @@ describe("watches through the host (issue 34)", () => {
     expect(watched.details).toMatchObject({ sessionId: idOf(job) });
     await waitUntil(() => host.engine.peekSystemEvents("thread:T").length === 1, 10_000);
     expect((await b.drainSystemEvents("thread:T")).map((event) => event.text)).toEqual([`Output matched (${idOf(job)}): server ready`]);
+  });
+});
+
+describe("a host killed with SIGKILL", () => {
+  it("leaves its jobs to the next host on its socket, which ends them before it listens", async () => {
+    const socketPath = `${tempDir("host-socket-")}/host.sock`;
+    const first = await startHostProgram(["--socket", socketPath]);
+    const remote = await client(socketPath);
+    const job = await remote.exec({ command: "sleep 30", background: true }, { scopeKey: "s" });
+    groups.push(pidOf(job));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(liveGroupMembers(pidOf(job)).length).toBeGreaterThan(0); // nothing could end it
+    const next = await startHostProgram(["--socket", socketPath]);
+    expect(await waitForGroupsGone([pidOf(job)], 10_000)).toEqual([]);
+    expect(next.stderr()).toContain("exec-process-host: ended 2 processes that a killed host left running on this socket");
+    next.child.kill("SIGTERM");
+    expect(await next.exited).toEqual([0, null]);
+    expect(existsSync(`${socketPath}.instance`)).toBe(false); // a clean end leaves nothing to take over
   });
 });
