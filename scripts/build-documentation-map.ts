@@ -40,7 +40,7 @@ function parseAppendixA(markdown: string): Record<string, DocumentationStatement
     for (const part of cell.split(/[,;] /)) {
       const range = /^([A-Z]+-\d+) to ([A-Z]+-\d+)/.exec(part);
       const single = /^([A-Z]+-\d+[a-z]?)(?: |$)/.exec(part);
-      if (range) statement.rules.push(...ruleIds.slice(ruleIds.indexOf(range[1]!), ruleIds.indexOf(range[2]!) + 1));
+      if (range) statement.rules.push(...ruleRange(range[1]!, range[2]!));
       else if (single) statement.rules.push(single[1]!);
       const rest = part.replace(/^[A-Z]+-\d+[a-z]?\s*/, "").trim();
       if (rest.includes("§")) (statement.sections ??= []).push(rest.replace(/^\((.*)\)$/, "$1"));
@@ -48,4 +48,14 @@ function parseAppendixA(markdown: string): Record<string, DocumentationStatement
     result[id] = statement;
   }
   return result;
+}
+
+/**
+ * `KILL-01 to KILL-08`: the rules of that prefix between the two, in catalog order. A prefix may appear in more than
+ * one section (KILL-08 is in §11, KILL-07 in §7.6): the catalog's order between them holds other prefixes' rules.
+ */
+function ruleRange(first: string, last: string): string[] {
+  const prefix = first.replace(/-\d+[a-z]?$/, "-");
+  const ofPrefix = ruleIds.filter((id) => id.startsWith(prefix));
+  return ofPrefix.slice(ofPrefix.indexOf(first), ofPrefix.indexOf(last) + 1);
 }
