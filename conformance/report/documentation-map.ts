@@ -11,10 +11,25 @@ export interface DocumentationStatement {
   sections?: string[];
 }
 
-/** A sentence of an edition: mapped to statements, or not normative with the reason. */
+/**
+ * A sentence of an edition: mapped to statements, or not normative with the reason. `also` names a rule that the
+ * sentence states though none of its statements lists it, with the reason (e.g. the newest edition's "explicitly or
+ * by the `yieldMs` timer" says that a timeout never backgrounds, EXEC-38).
+ */
 export type SentenceEntry =
-  | { text: string; statements: string[] }
+  | { text: string; statements: string[]; also?: { rules: string[]; why: string } }
   | { text: string; notNormative: string };
+
+/**
+ * Rules that an older edition's sentences link through a statement, but that the edition does not state: a detail
+ * only a newer edition adds (the `poll` timeout's 30000 ms clamp under "poll: fetch new output"), or a meaning the
+ * edition contradicts (EXEC-38). `lacks`: words of the newest edition that this edition's page does not contain.
+ */
+export interface NotStated {
+  rules: string[];
+  why: string;
+  lacks?: string[];
+}
 
 export interface DocumentationEdition {
   /** Short id, also the anchor of the edition in documentation.html. */
@@ -28,6 +43,8 @@ export interface DocumentationEdition {
   /** The page, relative to the kit's docs folder. */
   file: string;
   sentences: SentenceEntry[];
+  /** What the edition's sentences link but the edition does not state (SPEC §15); older editions only. */
+  notStated?: NotStated[];
 }
 
 export interface DocumentationMap {
@@ -38,10 +55,44 @@ export interface DocumentationMap {
 
 export const isNormative = (entry: SentenceEntry): entry is { text: string; statements: string[] } => "statements" in entry;
 
-/** The rules of a sentence, in statement order, each once. */
-export function sentenceRules(map: Pick<DocumentationMap, "statements">, entry: SentenceEntry): string[] {
+/**
+ * The rules of a sentence, in statement order, each once; then its `also` rules. Given the sentence's edition, the
+ * rules that the edition does not state are left out.
+ */
+export function sentenceRules(
+  map: Pick<DocumentationMap, "statements">, entry: SentenceEntry, edition?: Pick<DocumentationEdition, "notStated">,
+): string[] {
   if (!isNormative(entry)) return [];
-  return [...new Set(entry.statements.flatMap((id) => map.statements[id]?.rules ?? []))];
+  const unstated = new Set(edition?.notStated?.flatMap((group) => group.rules) ?? []);
+  const linked = [...entry.statements.flatMap((id) => map.statements[id]?.rules ?? []), ...(entry.also?.rules ?? [])];
+  return [...new Set(linked)].filter((id) => !unstated.has(id));
+}
+
+/** The rules that an edition states: those its sentences link, less its `notStated` ones. */
+export function editionRules(map: DocumentationMap, editionId: string): Set<string> {
+  const edition = map.editions.find((candidate) => candidate.id === editionId);
+  if (!edition) throw new Error(`The documentation map has no edition "${editionId}" (it has ${map.editions.map((e) => e.id).join(", ")}).`);
+  return new Set(edition.sentences.flatMap((entry) => sentenceRules(map, entry, edition)));
+}
+
+/** Where a rule is stated: an edition and one of its sentences that link the rule. */
+export interface RuleSource {
+  edition: string;
+  sentence: string;
+}
+
+/** Each rule that some edition states → the editions that state it, newest first, with the first sentence of each. */
+export function ruleSources(map: DocumentationMap): Map<string, RuleSource[]> {
+  const sources = new Map<string, RuleSource[]>();
+  for (const edition of map.editions) {
+    for (const entry of edition.sentences) {
+      for (const id of sentenceRules(map, entry, edition)) {
+        const known = sources.get(id) ?? [];
+        if (!known.some((source) => source.edition === edition.id)) sources.set(id, [...known, { edition: edition.id, sentence: entry.text }]);
+      }
+    }
+  }
+  return sources;
 }
 
 export type SentenceVerdict = "passed" | "failed" | "skipped" | "not applicable" | "not run";
