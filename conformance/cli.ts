@@ -53,8 +53,9 @@ const USAGE = `Usage: exec-process-conformance [options]
   --level <level>        documented (@doc) | compatibility (@doc or @legacy-doc) | reference (all scenarios,
                          @upstream and @reference included; the default)
   --edition <edition>    the documentation edition level Documented stands for: newest (the default), or an older
-                         one (ja, sv, tl), whose names (timeout, PI_BASH_*, tools.exec.timeoutSec) the kit then uses
-                         and whose legacy-doc rules replace the doc rules they supersede (INTERPRETING.md, Editions)
+                         one (ja, sv, tl): the kit counts the rules that edition states (the others show as "not in
+                         this edition") and speaks its names (timeout, PI_BASH_*, tools.exec.timeoutSec)
+                         (INTERPRETING.md, Editions)
   --tags "<expr>"        an extra cucumber tag expression, e.g. "not @slow"
   --parallel <n>         worker processes (default: 4 per core, at most 8; scenarios mostly wait on commands);
                          with one (--parallel 1, or one scenario selected) scenarios run in the kit's own process

@@ -1,19 +1,24 @@
 // The editions of the documentation that level "Documented" can mean (`--edition`, SPEC §15 and Appendix A).
-// The newest edition is the basis of every `doc` rule. An older edition names some settings differently; for it,
-// the `legacy-doc` rules that state its names supersede the `doc` rules that state the newest names, and the kit
-// speaks the edition's names to the implementation (conformance/INTERPRETING.md, "Editions").
+// The newest edition is the basis of every `doc` rule. An older edition counts exactly the rules it states: the
+// `doc` and `legacy-doc` rules that its sentences link in the documentation map (documentation.html), less those
+// the map says it does not state; the kit speaks the edition's names to the implementation
+// (conformance/INTERPRETING.md, "Editions").
+import documentationMap from "./documentation-map.json" with { type: "json" };
+import catalog from "./rules.json" with { type: "json" };
+import { editionRules, type DocumentationMap } from "../report/documentation-map.js";
+import type { Profile } from "./spec-rules.js";
 
 export interface Edition {
   id: string;
   /** How reports name it: "Documented (edition <label>)". */
   label: string;
-  /** `legacy-doc` rule → the `doc` rules it supersedes for this edition (an empty list: it only adds a rule). */
-  supersedes: Readonly<Record<string, readonly string[]>>;
+  /** The edition's id in conformance/catalog/documentation-map.json. */
+  mapId: string;
   /** Newest name → this edition's name, for exec arguments, environment variables and `tools.exec` config keys. */
   names: { args: Readonly<Record<string, string>>; env: Readonly<Record<string, string>>; config: Readonly<Record<string, string>> };
 }
 
-/** SPEC §15: `timeout` (EXEC-04, LC-11), `tools.exec.timeoutSec` (SET-18) and `PI_BASH_*` (SET-06) in every older edition. */
+/** SPEC §15: `timeout` (LC-11), `tools.exec.timeoutSec` (SET-18) and `PI_BASH_*` (SET-06) in every older edition. */
 const OLDER_NAMES: Edition["names"] = {
   args: { timeoutSeconds: "timeout" },
   env: {
@@ -24,21 +29,13 @@ const OLDER_NAMES: Edition["names"] = {
   config: { timeoutSeconds: "timeoutSec" },
 };
 
-const OLDER_SUPERSEDES = {
-  "EXEC-04": ["EXEC-29", "EXEC-30"],
-  "LC-11": ["LC-10"],
-  "SET-06": ["SET-09", "SET-10", "SET-12"],
-  "SET-18": ["SET-16"],
-} as const;
-
-export const NEWEST_EDITION: Edition = { id: "newest", label: "newest", supersedes: {}, names: { args: {}, env: {}, config: {} } };
+export const NEWEST_EDITION: Edition = { id: "newest", label: "newest", mapId: "zh", names: { args: {}, env: {}, config: {} } };
 
 export const EDITIONS: readonly Edition[] = [
   NEWEST_EDITION,
-  { id: "ja", label: "ja, older", supersedes: OLDER_SUPERSEDES, names: OLDER_NAMES },
-  // "omit offset to grab the last N lines" (LOG-06) is in the Swedish and Tagalog pages only.
-  { id: "sv", label: "sv, older", supersedes: { ...OLDER_SUPERSEDES, "LOG-06": [] }, names: OLDER_NAMES },
-  { id: "tl", label: "tl, older", supersedes: { ...OLDER_SUPERSEDES, "LOG-06": [] }, names: OLDER_NAMES },
+  { id: "ja", label: "ja, older", mapId: "ja", names: OLDER_NAMES },
+  { id: "sv", label: "sv, older", mapId: "sv", names: OLDER_NAMES },
+  { id: "tl", label: "tl, older", mapId: "tl", names: OLDER_NAMES },
 ];
 
 export function findEdition(id: string): Edition {
@@ -47,27 +44,45 @@ export function findEdition(id: string): Edition {
   return edition;
 }
 
-/** The `doc` rules that an older edition's `legacy-doc` rules replace. */
-export function supersededRules(edition: Edition): Set<string> {
-  return new Set(Object.values(edition.supersedes).flat());
+interface RuleRef {
+  id: string;
+  profile: Profile | string;
 }
 
-/** True when a rule counts for level Documented of this edition. */
-export function isDocumentedIn(edition: Edition, rule: { id: string; profile: string }): boolean {
-  if (rule.profile === "legacy-doc") return rule.id in edition.supersedes;
-  return rule.profile === "doc" && !supersededRules(edition).has(rule.id);
+const DOCUMENTED_PROFILES: readonly string[] = ["doc", "legacy-doc"];
+const statedCache = new Map<string, ReadonlySet<string>>();
+
+/** The rules an edition states, from the documentation map (computed once per edition). */
+export function statedRules(edition: Edition): ReadonlySet<string> {
+  let stated = statedCache.get(edition.mapId);
+  if (!stated) statedCache.set(edition.mapId, stated = editionRules(documentationMap as DocumentationMap, edition.mapId));
+  return stated;
 }
 
 /**
- * The scenarios of level Documented for this edition: the `doc` ones without a superseded rule, and the
- * `legacy-doc` ones of the edition's rules; scenarios tagged `@both-names` pit a newest name against its older
- * alias, which no single older edition names, so they stay out.
+ * True when a rule counts for level Documented of this edition: every `doc` rule for the newest edition (SPEC
+ * §0.4); for an older one, the `doc` and `legacy-doc` rules it states.
  */
-export function documentedTagExpression(edition: Edition): string {
-  const legacy = Object.keys(edition.supersedes);
-  if (legacy.length === 0) return "@doc";
-  const superseded = [...supersededRules(edition)].map((id) => `@${id}`);
-  return `(@doc or (@legacy-doc and (${legacy.map((id) => `@${id}`).join(" or ")}))) and not @both-names and not (${superseded.join(" or ")})`;
+export function isDocumentedIn(edition: Edition, rule: RuleRef): boolean {
+  if (edition === NEWEST_EDITION) return rule.profile === "doc";
+  return DOCUMENTED_PROFILES.includes(rule.profile) && statedRules(edition).has(rule.id);
+}
+
+/** A `doc` or `legacy-doc` rule that an older edition does not state: "not in this edition" in the reports. */
+export function isNotInEdition(edition: Edition, rule: RuleRef): boolean {
+  return edition !== NEWEST_EDITION && DOCUMENTED_PROFILES.includes(rule.profile) && !statedRules(edition).has(rule.id);
+}
+
+/**
+ * The scenarios of level Documented for this edition. For an older one: the `doc` and `legacy-doc` scenarios whose
+ * rules the edition all states. Scenarios tagged `@both-names` pit a newest name against its older alias, which no
+ * single older edition names, so they stay out.
+ */
+export function documentedTagExpression(edition: Edition, rules: readonly RuleRef[] = catalog as RuleRef[]): string {
+  if (edition === NEWEST_EDITION) return "@doc";
+  const unstated = rules.filter((rule) => isNotInEdition(edition, rule)).map((rule) => `@${rule.id}`);
+  const documented = "(@doc or @legacy-doc) and not @both-names";
+  return unstated.length === 0 ? documented : `${documented} and not (${unstated.join(" or ")})`;
 }
 
 /** Renames the keys of an object that the edition names differently; other keys are kept as they are. */

@@ -2,14 +2,20 @@
 // counts per profile and the conformance level reached (SPEC §0.4). The derivation is documented for implementers
 // in conformance/INTERPRETING.md ("Verdicts in the compliance matrix"); keep the two in step.
 import { RULE_TAG } from "../catalog/feature-tags.js";
-import { NEWEST_EDITION, isDocumentedIn, type Edition } from "../catalog/editions.js";
+import { NEWEST_EDITION, isDocumentedIn, isNotInEdition, type Edition } from "../catalog/editions.js";
 import { PROFILES, type Profile, type RuleEntry } from "../catalog/spec-rules.js";
 import type { ScenarioResult, ScenarioStatus } from "./scenario-results.js";
 
-export type RuleVerdict = "passed" | "failed" | "diverges" | "skipped" | "not applicable" | "not run" | "no scenario";
+export type RuleVerdict =
+  | "passed" | "failed" | "diverges" | "skipped" | "not applicable" | "not run" | "no scenario" | "not in this edition";
 export const RULE_VERDICTS: readonly RuleVerdict[] = [
-  "passed", "failed", "diverges", "skipped", "not applicable", "not run", "no scenario",
+  "passed", "failed", "diverges", "skipped", "not applicable", "not run", "no scenario", "not in this edition",
 ];
+
+/** The verdicts a report's tables show: "not in this edition" only when a rule has it (`--edition` of an older edition). */
+export function shownVerdicts(counts: Pick<VerdictCounts, "not in this edition">): RuleVerdict[] {
+  return RULE_VERDICTS.filter((verdict) => verdict !== "not in this edition" || counts[verdict] > 0);
+}
 
 export type LevelName = "Documented" | "Documented + compatibility" | "Reference";
 export type LevelReached = LevelName | "none";
@@ -103,7 +109,10 @@ export interface MatrixInput {
   unloadedScenarios?: readonly ScenarioResult[];
   /** Known divergences by rule id: a failed rule with a note becomes `diverges` (and still blocks its level). */
   divergences?: Readonly<Record<string, string>>;
-  /** The edition level Documented stands for: an older one's legacy-doc rules replace the doc rules they supersede. */
+  /**
+   * The edition level Documented stands for. Under an older one, a doc or legacy-doc rule that the edition does not
+   * state is "not in this edition", whatever its scenarios did, and level Documented does not count it.
+   */
   edition?: Edition;
 }
 
@@ -124,7 +133,7 @@ export function buildComplianceMatrix(
     const scenariosOfRule = ownProfile.length > 0 ? ownProfile : links.filter((link) => link.profile === "reference");
     const alsoExercisedBy = links.filter((link) => !scenariosOfRule.includes(link));
     const { chapter, section, id, profile, summary } = rule;
-    const verdict = deriveVerdict(scenariosOfRule);
+    const verdict = isNotInEdition(edition, rule) ? "not in this edition" : deriveVerdict(scenariosOfRule);
     const row: MatrixRow = { chapter, section, id, profile, summary, verdict, scenarios: scenariosOfRule, alsoExercisedBy };
     const divergence = divergences[id];
     if (verdict === "failed" && divergence !== undefined) Object.assign(row, { verdict: "diverges", divergence });
@@ -157,14 +166,15 @@ export function deriveVerdict(scenarios: readonly Pick<ScenarioLink, "status">[]
   return applicable.every((status) => status === "passed") ? "passed" : "skipped";
 }
 
-/** Level Documented of an older edition: its legacy-doc rules in place of the doc rules they supersede. */
+/** Level Documented of an older edition: the doc and legacy-doc rules that the edition states. */
 function inLevelOf(level: (typeof LEVELS)[number], row: Pick<MatrixRow, "id" | "profile">, edition: Edition): boolean {
   return level.name === "Documented" ? isDocumentedIn(edition, row) : level.profiles.includes(row.profile);
 }
 
 function deriveLevel(rows: readonly MatrixRow[], edition: Edition): Pick<ComplianceMatrix, "level" | "nextLevel"> {
   let level: LevelReached = "none";
-  for (const candidate of LEVELS) {
+  // An older edition is level Documented only: the levels above it include the newest edition's rules by definition.
+  for (const candidate of edition === NEWEST_EDITION ? LEVELS : LEVELS.slice(0, 1)) {
     const inLevel = rows.filter((row) => inLevelOf(candidate, row, edition));
     const blockedBy: Partial<Record<RuleVerdict, number>> = {};
     for (const row of inLevel) {

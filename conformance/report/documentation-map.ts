@@ -109,11 +109,11 @@ export interface SentenceOutcome {
 /**
  * failed if any rule failed (or diverges); otherwise, among the rules that ran: passed if every applicable one
  * passed, skipped if one was skipped, not applicable if none was applicable; not run if none ran. A rule without
- * a scenario did not run.
+ * a scenario did not run, and so did a rule that the run's edition does not state.
  */
 export function sentenceVerdict(verdicts: readonly RuleVerdict[]): SentenceOutcome {
   const count = (...of: RuleVerdict[]): number => verdicts.filter((verdict) => of.includes(verdict)).length;
-  const counts = { rules: verdicts.length, passed: count("passed"), notApplicable: count("not applicable"), notRun: count("not run", "no scenario") };
+  const counts = { rules: verdicts.length, passed: count("passed"), notApplicable: count("not applicable"), notRun: count("not run", "no scenario", "not in this edition") };
   const ran = verdicts.length - counts.notRun;
   const verdict: SentenceVerdict = count("failed", "diverges") > 0 ? "failed"
     : ran === 0 ? "not run"

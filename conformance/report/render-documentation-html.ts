@@ -5,8 +5,8 @@
 // after the tabs: under every sentence that used them they made the page 4.8 MB (issue 35, item 5).
 import type { ComplianceMatrix, MatrixRow, RuleVerdict } from "./compliance-matrix.js";
 import {
-  isNormative, sentenceRules, sentenceVerdict, sentenceVerdictLabel, type DocumentationEdition, type DocumentationMap, type SentenceEntry,
-  type SentenceVerdict,
+  isNormative, ruleSources, sentenceRules, sentenceVerdict, sentenceVerdictLabel, type DocumentationEdition, type DocumentationMap,
+  type RuleSource, type SentenceEntry, type SentenceVerdict,
 } from "./documentation-map.js";
 import { ENGLISH_TAB_ID, tabsCss, tabsHtml, tabsScript, type Tab } from "./documentation-tabs.js";
 import { splitEdition, type EditionBlock } from "./edition-sentences.js";
@@ -53,6 +53,7 @@ article.rule { margin: .6rem 0; padding: .4rem .6rem; border: 1px solid #d0d7de;
 article.rule h3 { margin: 0; font-size: 1rem; } article.rule:target, ul.scenarios details:target { outline: 3px solid #d4a72c; }
 blockquote.spec { color: #1f2328; font-size: 13.5px; }
 ul.scenarios { list-style: none; padding-left: .5rem; margin: .25rem 0; } ul.scenarios > li { margin: .2rem 0; }
+ul.eds { margin: .25rem 0; padding-left: 1.2rem; font-size: 13.5px; color: #57606a; } p.eds { margin: .25rem 0; font-size: 13.5px; color: #57606a; }
 pre.gherkin { margin: .35rem 0; padding: .35rem .5rem; border-left: 3px solid #d0d7de; background: #f6f8fa; white-space: pre-wrap;
   overflow-wrap: anywhere; font-size: 13px; } pre.gherkin.passed { border-color: #4ac26b; }
 ul.scenarios summary { cursor: pointer; } ul.scenarios i { font-style: normal; font-size: 12px; color: #57606a; }
@@ -126,7 +127,7 @@ function countSentences(map: DocumentationMap, rows: ReadonlyMap<string, MatrixR
       continue;
     }
     counts.normative += 1;
-    counts[outcomeOf(map, rows, entry).verdict] += 1;
+    counts[outcomeOf(map, rows, entry, edition).verdict] += 1;
   }
   return counts;
 }
@@ -140,8 +141,8 @@ function countsTable(editions: readonly DocumentationEdition[], counts: readonly
   return `<div style="overflow-x:auto"><table class="counts"><thead>${head}</thead><tbody>${body.join("")}</tbody></table></div>`;
 }
 
-function outcomeOf(map: DocumentationMap, rows: ReadonlyMap<string, MatrixRow>, entry: SentenceEntry) {
-  return sentenceVerdict(sentenceRules(map, entry).map((id): RuleVerdict => rows.get(id)?.verdict ?? "no scenario"));
+function outcomeOf(map: DocumentationMap, rows: ReadonlyMap<string, MatrixRow>, entry: SentenceEntry, edition: DocumentationEdition) {
+  return sentenceVerdict(sentenceRules(map, entry, edition).map((id): RuleVerdict => rows.get(id)?.verdict ?? "no scenario"));
 }
 
 function editionSection(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, edition: DocumentationEdition): string {
@@ -149,7 +150,7 @@ function editionSection(input: DocumentationInput, rows: ReadonlyMap<string, Mat
   if (text === undefined) return `<section class="edition" id="${edition.id}" role="tabpanel"><h2>${escapeHtml(edition.name)}</h2><p>The page is missing from this kit.</p></section>`;
   const entries = new Map<string, SentenceEntry[]>();
   for (const entry of edition.sentences) entries.set(entry.text, [...(entries.get(entry.text) ?? []), entry]);
-  const sentence = (text: string): string => sentenceHtml(input, rows, text, entries.get(text)?.shift());
+  const sentence = (text: string): string => sentenceHtml(input, rows, edition, text, entries.get(text)?.shift());
   const chrome = new Set(edition.sentences.filter((entry) => !isNormative(entry) && SITE_CHROME.test(entry.notNormative)).map((entry) => entry.text));
   const html: string[] = [];
   let list: { kind: string; items: string[] } | undefined;
@@ -196,11 +197,14 @@ function sentenceText(text: string): string {
   return text.startsWith("{") ? `<pre class="doc"><code>${escapeText(text)}</code></pre>` : inlineMarkdown(text).replace(/ \| /g, " — ");
 }
 
-function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, text: string, entry: SentenceEntry | undefined): string {
+function sentenceHtml(
+  input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, edition: DocumentationEdition, text: string, entry: SentenceEntry | undefined,
+): string {
   if (!entry) return `<div class="s unmapped">${sentenceText(text)} ${verdictBadge("failed", "not in the documentation map")}</div>`;
   if (!isNormative(entry)) return `<div class="s nn" title="not normative: ${escapeHtml(entry.notNormative)}">${sentenceText(text)}</div>`;
-  const outcome = outcomeOf(input.map, rows, entry);
-  const capabilities = sentenceRules(input.map, entry).flatMap((id) => {
+  const outcome = outcomeOf(input.map, rows, entry, edition);
+  const ruleIds = sentenceRules(input.map, entry, edition);
+  const capabilities = ruleIds.flatMap((id) => {
     const row = rows.get(id);
     return row?.verdict === "not applicable" ? row.scenarios.flatMap((link) => link.capabilities ?? []) : [];
   });
@@ -210,8 +214,9 @@ function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, Matri
     const sections = statement?.sections?.length ? ` (also ${statement.sections.map(escapeHtml).join("; ")}, not verified here)` : "";
     return `<p><strong>${id}</strong> <span class="statement" lang="en">${inlineMarkdown(statement?.text ?? "unknown statement")}</span>${sections}</p>`;
   });
+  const also = entry.also ? `<p>Also ${entry.also.rules.join(", ")}: ${inlineMarkdown(entry.also.why)}.</p>` : "";
   return `<details class="s"><summary>${sentenceText(text)}${verdictBadge(outcome.verdict, escapeHtml(label))}</summary>
-<div class="why" lang="en">${statements.join("")}${ruleLinks(rows, sentenceRules(input.map, entry))}</div></details>`;
+<div class="why" lang="en">${statements.join("")}${also}${ruleLinks(rows, ruleIds)}</div></details>`;
 }
 
 /**
@@ -219,7 +224,7 @@ function sentenceHtml(input: DocumentationInput, rows: ReadonlyMap<string, Matri
  * the word: the four editions hold some 1,400 of these links, and documentation.html's size is bounded (issue 35).
  */
 const RULE_LINK_CLASSES: Record<Exclude<RuleVerdict, "passed">, string> = {
-  failed: "f", diverges: "d", skipped: "s", "not applicable": "na", "not run": "nr", "no scenario": "ns",
+  failed: "f", diverges: "d", skipped: "s", "not applicable": "na", "not run": "nr", "no scenario": "ns", "not in this edition": "ne",
 };
 
 const RULE_LINK_CSS = Object.entries(RULE_LINK_CLASSES)
@@ -268,7 +273,22 @@ function mappedRules(map: DocumentationMap, rows: ReadonlyMap<string, MatrixRow>
 /** Each mapped rule once; each scenario with its steps once, under the first rule it decides, and linked from the others. */
 function rulesSection(input: DocumentationInput, rows: ReadonlyMap<string, MatrixRow>, ids: readonly string[]): string {
   const shown = new Set<string>();
-  return `<section id="rules"><h2>Rules and their scenarios</h2>\n${ids.map((id) => ruleHtml(input, rows.get(id), id, shown)).join("\n")}\n</section>`;
+  const sources = ruleSources(input.map);
+  const names = new Map(input.map.editions.map((edition) => [edition.id, edition.name]));
+  // Upstream rules are in no edition (SPEC §0.4), though a statement may name them as the exact form of a doc rule.
+  const statedBy = (id: string): string => (rows.get(id)?.profile === "upstream" || rows.get(id)?.profile === "reference"
+    ? "" : statedByHtml(sources.get(id) ?? [], names));
+  return `<section id="rules"><h2>Rules and their scenarios</h2>\n${ids.map((id) => ruleHtml(input, rows.get(id), id, shown, statedBy(id))).join("\n")}\n</section>`;
+}
+
+/** The editions that state a rule, each with the first of its sentences that links the rule (`--edition` counts them). */
+function statedByHtml(sources: readonly RuleSource[], names: ReadonlyMap<string, string>): string {
+  if (sources.length === 0) return "<p class=\"eds\">Stated by no edition.</p>";
+  const items = sources.map(({ edition, sentence }) => {
+    const text = sentence.startsWith("{") ? `<code>${escapeText(sentence)}</code>` : sentenceText(sentence);
+    return `<li><a href="#${edition}">${escapeHtml(names.get(edition) ?? edition)}</a>: ${text}</li>`;
+  });
+  return `<ul class="eds">${items.join("")}</ul>`;
 }
 
 /**
@@ -291,7 +311,7 @@ function scenarioStepsHtml(steps: readonly ScenarioStep[]): string {
 /** A scenario's anchor in this page, short: `s-poll-42` for features/poll.feature:42 (some 1,000 ids and links). */
 const localAnchor = (link: { uri: string; line?: number }): string => `s-${link.uri.replace(/^features\//, "").replace(/\.feature$/, "").replace(/[^A-Za-z0-9]+/g, "-")}-${link.line ?? 0}`;
 
-function ruleHtml(input: DocumentationInput, row: MatrixRow | undefined, id: string, shown: Set<string>): string {
+function ruleHtml(input: DocumentationInput, row: MatrixRow | undefined, id: string, shown: Set<string>, statedBy: string): string {
   const verdict: RuleVerdict = row?.verdict ?? "no scenario";
   const label = row ? ruleVerdictLabel(row) : VERDICT_LABELS["no scenario"];
   const text = input.ruleTexts.get(id) ?? row?.summary ?? "";
@@ -309,5 +329,5 @@ function ruleHtml(input: DocumentationInput, row: MatrixRow | undefined, id: str
     : "";
   return `<article class="rule" id="r-${id}"><h3><a href="${specLink(id)}">${id}</a> <small>${row?.profile ?? ""}</small> ${verdictBadge(verdict, escapeHtml(label))}</h3>
 <blockquote class="spec">${inlineMarkdown(text)}</blockquote>
-${scenarios.length ? `<ul class="scenarios">${scenarios.join("")}</ul>` : "<p>No scenario verifies this rule.</p>"}${also}</article>`;
+${statedBy}${scenarios.length ? `<ul class="scenarios">${scenarios.join("")}</ul>` : "<p>No scenario verifies this rule.</p>"}${also}</article>`;
 }

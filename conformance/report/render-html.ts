@@ -2,7 +2,7 @@
 // assets). Rule ids link to their text in spec.html and scenario names to scenarios.html, which sit in the same
 // report directory; a small link under each rule id opens its scenarios in cucumber.html.
 import { PROFILES } from "../catalog/spec-rules.js";
-import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
+import { shownVerdicts, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
 import {
   cucumberReportLink, headlineSentence, isInCucumberReport, levelSentence, nextLevelSentence, ruleVerdictLabel, scenarioLocation, scenarioStatusLabel,
 } from "./report-text.js";
@@ -40,7 +40,7 @@ export function renderHtml(matrix: ComplianceMatrix): string {
     next ? `<p>${escapeHtml(next)}</p>` : "",
     `<p>${runLine(matrix)}</p>`,
     countsTable(matrix),
-    `<p id="filter">Show: ${RULE_VERDICTS.map((verdict) => `<label><input type="checkbox" value="${verdict}" checked> ${verdictBadge(verdict)}</label>`).join("")}</p>`,
+    `<p id="filter">Show: ${shownVerdicts(matrix.counts.all).map((verdict) => `<label><input type="checkbox" value="${verdict}" checked> ${verdictBadge(verdict)}</label>`).join("")}</p>`,
     `<nav>${matrix.chapters.map((chapter, index) => `<a href="#chapter-${index + 1}">${inlineMarkdown(chapter)}</a>`).join("")}</nav>`,
     ...matrix.chapters.map((chapter, index) => chapterTable(matrix, chapter, index)),
   ];
@@ -91,10 +91,11 @@ function scenarioItem(link: ScenarioLink): string {
 }
 
 function countsTable(matrix: ComplianceMatrix): string {
-  const head = `<tr><th>Profile</th><th>Rules</th>${RULE_VERDICTS.map((verdict) => `<th>${verdictBadge(verdict, verdict)}</th>`).join("")}</tr>`;
+  const verdicts = shownVerdicts(matrix.counts.all);
+  const head = `<tr><th>Profile</th><th>Rules</th>${verdicts.map((verdict) => `<th>${verdictBadge(verdict, verdict)}</th>`).join("")}</tr>`;
   const rows = [...PROFILES, "all" as const].map((profile) => {
     const counts = matrix.counts[profile];
-    const cells = RULE_VERDICTS.map((verdict) => `<td class="n">${counts[verdict]}</td>`).join("");
+    const cells = verdicts.map((verdict) => `<td class="n">${counts[verdict]}</td>`).join("");
     return `<tr><th>${profile}</th><td class="n">${counts.rules}</td>${cells}</tr>`;
   });
   return `<table class="counts">\n<thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>`;

@@ -1,7 +1,7 @@
 // compliance.md: a summary header (level reached, counts per profile), then per SPEC chapter one short section per
 // rule. It reads in a 100-column terminal: no wide tables, text wrapped at spaces outside code spans.
 import { PROFILES } from "../catalog/spec-rules.js";
-import { RULE_VERDICTS, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
+import { shownVerdicts, type ComplianceMatrix, type MatrixRow, type ScenarioLink } from "./compliance-matrix.js";
 import { TERMINAL_COLUMNS, wrapMarkdown } from "./markdown-wrap.js";
 import {
   VERDICT_MARKS, headlineSentence, levelSentence, nextLevelSentence, ruleVerdictLabel, scenarioLocation, scenarioStatusLabel,
@@ -61,12 +61,13 @@ function runLine(matrix: ComplianceMatrix): string {
 
 /** Verdicts as words (the marks take columns and need an emoji font): the table fits 100 columns. */
 function countsTable(matrix: ComplianceMatrix): string[] {
-  const header = `| Profile | Rules | ${RULE_VERDICTS.join(" | ")} |`;
-  const align = `|---|--:|${RULE_VERDICTS.map(() => "--:").join("|")}|`;
+  const verdicts = shownVerdicts(matrix.counts.all);
+  const header = `| Profile | Rules | ${verdicts.join(" | ")} |`;
+  const align = `|---|--:|${verdicts.map(() => "--:").join("|")}|`;
   const rows = [...PROFILES, "all" as const].map((profile) => {
     const counts = matrix.counts[profile];
     const name = profile === "all" ? "**all**" : profile;
-    return `| ${name} | ${counts.rules} | ${RULE_VERDICTS.map((verdict) => counts[verdict]).join(" | ")} |`;
+    return `| ${name} | ${counts.rules} | ${verdicts.map((verdict) => counts[verdict]).join(" | ")} |`;
   });
   return [header, align, ...rows];
 }

@@ -11,6 +11,7 @@ export const VERDICT_MARKS: Record<RuleVerdict, string> = {
   "not applicable": "➖",
   "not run": "⏸️",
   "no scenario": "∅",
+  "not in this edition": "▫️",
 };
 
 /** How each verdict reads in the tables. */
@@ -22,6 +23,7 @@ export const VERDICT_LABELS: Record<RuleVerdict, string> = {
   "not applicable": "not applicable (capability missing)",
   "not run": "not run (not selected)",
   "no scenario": "no scenario",
+  "not in this edition": "not in this edition (not counted)",
 };
 
 export function scenarioStatusLabel(link: Pick<ScenarioLink, "status" | "cucumberStatus" | "capabilities">): string {

@@ -11,12 +11,13 @@ export const BADGE_CSS = `
 .v-failed { background: #ffebe9; color: #a40e26; border-color: #ff8182; }
 .v-diverges { background: #fff1e5; color: #953800; border-color: #fb8f44; }
 .v-skipped { background: #fff8c5; color: #7d4e00; border-color: #d4a72c; }
-.v-not-applicable, .v-not-run, .v-no-scenario { background: #eaeef2; color: #424a53; border-color: #afb8c1; }
-.v-not-run::before, .v-no-scenario::before { background: transparent; box-shadow: inset 0 0 0 1.5px currentColor; }`;
+.v-not-applicable, .v-not-run, .v-no-scenario, .v-not-in-this-edition { background: #eaeef2; color: #424a53; border-color: #afb8c1; }
+.v-not-run::before, .v-no-scenario::before, .v-not-in-this-edition::before { background: transparent; box-shadow: inset 0 0 0 1.5px currentColor; }`;
 
 /** Bar colours of the verdicts, matching the badges. */
 export const VERDICT_COLORS: Record<RuleVerdict, string> = {
   passed: "#2da44e", failed: "#cf222e", diverges: "#fb8f44", skipped: "#d4a72c", "not applicable": "#8c959f", "not run": "#d0d7de", "no scenario": "#eaeef2",
+  "not in this edition": "#f6f8fa",
 };
 
 export const verdictClass = (verdict: RuleVerdict): string => `v v-${verdict.replace(/ /g, "-")}`;

@@ -61,6 +61,21 @@ describe("documentation.html of the whole kit", () => {
     expect(html.match(/<a (class="\w+" )?href="#r-EXEC-01">/g)?.length).toBeGreaterThan(1);
   });
 
+  it("names under each documented rule the editions that state it, each with a sentence (issue 35, item 6)", () => {
+    const article = (id: string): string => {
+      const start = html.indexOf(`<article class="rule" id="r-${id}">`);
+      return html.slice(start, html.indexOf("</article>", start));
+    };
+    expect(article("SET-06")).toContain('<li><a href="#sv">Swedish</a>: PI_BASH_YIELD_MS: standard-yield (ms)</li>');
+    expect(article("SET-06")).not.toContain('href="#zh"');
+    expect(article("POLL-07")).toContain('<li><a href="#zh">Chinese</a>: ');
+    expect(article("POLL-07")).not.toContain('href="#sv"');
+    expect(article("PROC-01")).toContain('href="#ja"');
+    expect(article("PROC-01")).not.toContain('href="#tl"');
+    // An upstream rule is in no edition, though a statement names it as the exact form of a doc rule.
+    expect(article("POLL-02")).not.toContain('class="eds"');
+  });
+
   it("carries no text of the documentation site", () => {
     expect(html).not.toContain("Documentation Index");
     expect(html).not.toContain("llms.txt");

@@ -21,7 +21,9 @@ const page = (id: string): string => readFileSync(new URL(`../../docs/${map.edit
 /** The rows of SPEC §15's table: topic and the rule ids of its resolution, a range `A-01 to A-05` expanded. */
 function section15Rows(): Array<{ topic: string; ruleIds: string[] }> {
   const spec = readFileSync(new URL("../../docs/SPEC.md", import.meta.url), "utf8");
-  const section = spec.slice(spec.indexOf("## 15. Version notes"), spec.indexOf("\n## ", spec.indexOf("## 15. Version notes") + 1));
+  const start = spec.indexOf("## 15. Version notes");
+  const end = spec.indexOf("\n## ", start + 1);
+  const section = spec.slice(start, end === -1 ? undefined : end);
   const rows = section.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| Topic") && !line.startsWith("|---"));
   return rows.map((line) => {
     const cells = line.split(" | ").map((cell) => cell.replace(/^\| |\s*\|$/g, ""));
@@ -137,6 +139,15 @@ describe("what an older edition does not state", () => {
         expect(group.why.length, `${edition.id}: ${group.rules.join(", ")}`).toBeGreaterThan(20);
         expect(group.rules.filter((id) => !linked.has(id)), `${edition.id}: never linked`).toEqual([]);
       }
+    }
+  });
+
+  it("adds to a sentence through `also` only documented rules of the catalog, each with its reason", () => {
+    const also = map.editions.flatMap((edition) => edition.sentences.flatMap((entry) => (isNormative(entry) && entry.also ? [entry.also] : [])));
+    expect(also.length).toBeGreaterThan(0);
+    for (const { rules: ids, why } of also) {
+      expect(ids.filter((id) => !documented(id))).toEqual([]);
+      expect(why.length).toBeGreaterThan(20);
     }
   });
 
