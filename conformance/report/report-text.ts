@@ -77,9 +77,10 @@ export function levelSentence(matrix: Pick<ComplianceMatrix, "level" | "notAppli
   return `${level} (${count} ${count === 1 ? "rule" : "rules"} not applicable: capability missing)`;
 }
 
-/** Rules the run selected: at least one of their deciding scenarios ran. */
+/** Rules the run selected: at least one of their deciding scenarios ran, and the run's edition states them. */
 export function selectedRuleCount(matrix: Pick<ComplianceMatrix, "rows">): number {
-  return matrix.rows.filter((row) => row.verdict !== "not run" && row.verdict !== "no scenario").length;
+  const unselected: readonly RuleVerdict[] = ["not run", "no scenario", "not in this edition"];
+  return matrix.rows.filter((row) => !unselected.includes(row.verdict)).length;
 }
 
 /** The headline: "Level reached: Reference", or for a run narrowed by --tags/--paths "Partial run: 12 of 300 rules selected". */

@@ -77,6 +77,8 @@ describe("level Documented with an edition", () => {
       "SET-06": "passed", "SET-09": "not in this edition", "SET-11": "not in this edition", "SET-07": "no scenario", "SET-19": "passed",
     });
     expect(matrix.counts.all["not in this edition"]).toBe(2);
+    // A rule that the edition does not state was not selected by a narrowed run either.
+    expect(headlineSentence({ ...matrix, run: { generatedAt: "", partial: true } })).toBe("Partial run: 2 of 5 rules selected");
   });
 
   it("adds the verdict's column to the console's table only when a rule has it", () => {
