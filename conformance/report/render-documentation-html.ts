@@ -276,19 +276,32 @@ function rulesSection(input: DocumentationInput, rows: ReadonlyMap<string, Matri
   const sources = ruleSources(input.map);
   const names = new Map(input.map.editions.map((edition) => [edition.id, edition.name]));
   // Upstream rules are in no edition (SPEC §0.4), though a statement may name them as the exact form of a doc rule.
+  const notStated = new Map<string, Array<{ edition: string; why: string }>>();
+  for (const edition of input.map.editions) {
+    for (const { rules, why } of edition.notStated ?? []) {
+      for (const id of rules) notStated.set(id, [...(notStated.get(id) ?? []), { edition: edition.id, why }]);
+    }
+  }
   const statedBy = (id: string): string => (rows.get(id)?.profile === "upstream" || rows.get(id)?.profile === "reference"
-    ? "" : statedByHtml(sources.get(id) ?? [], names));
+    ? "" : statedByHtml(sources.get(id) ?? [], notStated.get(id) ?? [], names));
   return `<section id="rules"><h2>Rules and their scenarios</h2>\n${ids.map((id) => ruleHtml(input, rows.get(id), id, shown, statedBy(id))).join("\n")}\n</section>`;
 }
 
-/** The editions that state a rule, each with the first of its sentences that links the rule (`--edition` counts them). */
-function statedByHtml(sources: readonly RuleSource[], names: ReadonlyMap<string, string>): string {
-  if (sources.length === 0) return "<p class=\"eds\">Stated by no edition.</p>";
+/**
+ * The editions that state a rule, each with the first of its sentences that links the rule (`--edition` counts
+ * them), then the older editions that link it without stating it, each with the reason.
+ */
+function statedByHtml(
+  sources: readonly RuleSource[], notStated: ReadonlyArray<{ edition: string; why: string }>, names: ReadonlyMap<string, string>,
+): string {
+  const name = (edition: string): string => `<a href="#${edition}">${escapeHtml(names.get(edition) ?? edition)}</a>`;
   const items = sources.map(({ edition, sentence }) => {
     const text = sentence.startsWith("{") ? `<code>${escapeText(sentence)}</code>` : sentenceText(sentence);
-    return `<li><a href="#${edition}">${escapeHtml(names.get(edition) ?? edition)}</a>: ${text}</li>`;
+    return `<li>${name(edition)}: ${text}</li>`;
   });
-  return `<ul class="eds">${items.join("")}</ul>`;
+  const reasons = notStated.map(({ edition, why }) => `<li>Not in ${name(edition)}: ${inlineMarkdown(why)}</li>`);
+  if (items.length === 0 && reasons.length === 0) return "<p class=\"eds\">Stated by no edition.</p>";
+  return `<ul class="eds">${[...items, ...reasons].join("")}</ul>`;
 }
 
 /**

@@ -69,9 +69,12 @@ describe("documentation.html of the whole kit", () => {
     expect(article("SET-06")).toContain('<li><a href="#sv">Swedish</a>: PI_BASH_YIELD_MS: standard-yield (ms)</li>');
     expect(article("SET-06")).not.toContain('href="#zh"');
     expect(article("POLL-07")).toContain('<li><a href="#zh">Chinese</a>: ');
-    expect(article("POLL-07")).not.toContain('href="#sv"');
+    expect(article("POLL-07")).not.toContain('<li><a href="#sv">');
+    expect(article("POLL-07")).toContain("<li>Not in <a href=\"#sv\">Swedish</a>: poll's <code>timeout</code>");
+    expect(article("EXEC-38")).toContain('<li>Not in <a href="#ja">Japanese</a>: The page says a command is backgrounded');
     expect(article("PROC-01")).toContain('href="#ja"');
-    expect(article("PROC-01")).not.toContain('href="#tl"');
+    expect(article("PROC-01")).not.toContain('<li><a href="#tl">');
+    expect(article("PROC-01")).toContain('<li>Not in <a href="#tl">Tagalog</a>: The page lists seven actions');
     // An upstream rule is in no edition, though a statement names it as the exact form of a doc rule.
     expect(article("POLL-02")).not.toContain('class="eds"');
   });
