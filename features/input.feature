@@ -355,7 +355,8 @@ Feature: Input actions: write, submit and paste
         """
         {"command": "stty raw -echo min 0 time 10; printf 'ready\\n'; cat | od -An -v -tx1 | xargs", "pty": true, "background": true}
         """
-      And the session is polled with timeout 3000
+      And the session's log shows "ready"
+      And the session is polled
       Then the text contains "ready"
       When process is called with '{"action": "submit", "sessionId": "<id>"}'
       Then the process action did not fail
@@ -386,7 +387,8 @@ Feature: Input actions: write, submit and paste
         """
         {"command": "stty raw -echo min 0 time 10; printf 'ready\\n'; cat | od -An -v -tx1 | xargs", "pty": true, "background": true}
         """
-      And the session is polled with timeout 3000
+      And the session's log shows "ready"
+      And the session is polled
       Then the text contains "ready"
 
     @INPUT-13 @doc @pty

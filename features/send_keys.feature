@@ -14,7 +14,8 @@ Feature: send-keys
         """
         {"command": "echo ready > ready.txt; tail -f ready.txt", "pty": true, "background": true}
         """
-      And the session is polled with timeout 3000
+      And the session's log shows "ready"
+      And the session is polled
       Then the text contains "ready"
       When process is called with '{"action": "send-keys", "sessionId": "<id>", "keys": ["C-c"]}'
       Then the process action did not fail
@@ -42,7 +43,8 @@ Feature: send-keys
         """
         {"command": "stty raw -echo min 0 time 10; printf '\\033[?1lready\\n'; cat | od -An -v -tx1 | xargs", "pty": true, "background": true}
         """
-      And the session is polled with timeout 3000
+      And the session's log shows "ready"
+      And the session is polled
       Then the text contains "ready"
       When process is called with '{"action": "send-keys", "sessionId": "<id>", "keys": ["C-c"]}'
       Then the process action did not fail

@@ -7,6 +7,9 @@ import catalog from "../../conformance/catalog/rules.json" with { type: "json" }
 import documentationMap from "../../conformance/catalog/documentation-map.json" with { type: "json" };
 import type { RuleEntry } from "../../conformance/catalog/spec-rules.js";
 import { editionRules, isNormative, ruleSources, sentenceRules, type DocumentationMap } from "../../conformance/report/documentation-map.js";
+import { readFeatureScenarios } from "../../conformance/report/scenario-steps.js";
+import { documentedTagExpression, findEdition } from "../../conformance/catalog/editions.js";
+import parseTagExpression from "@cucumber/tag-expressions";
 
 const map = documentationMap as DocumentationMap;
 const rules = catalog as RuleEntry[];
@@ -124,6 +127,18 @@ describe("the rules each edition states, derived from the sentence map", () => {
     }[edition];
     expect(own).toEqual(expect.arrayContaining(expected));
     expect(notExpected.filter((id) => own.includes(id))).toEqual([]);
+  });
+});
+
+describe("the scenarios an older edition runs", () => {
+  const scenarios = readFeatureScenarios(new URL("../../features", import.meta.url).pathname);
+
+  it.each(OLDER)("use no poll timeout under edition %s, which no older page has", (id) => {
+    const selected = parseTagExpression(documentedTagExpression(findEdition(id)));
+    const using = scenarios.filter((scenario) => selected.evaluate(scenario.tags))
+      .filter((scenario) => scenario.steps.some((step) => /polled with timeout|"action": "poll"[^}]*"timeout"/.test(`${step.text}${step.docString ?? ""}`)))
+      .map((scenario) => `${scenario.uri}:${scenario.line} ${scenario.name}`);
+    expect(using).toEqual([]);
   });
 });
 
