@@ -215,8 +215,13 @@ function sentenceHtml(
     return `<p><strong>${id}</strong> <span class="statement" lang="en">${inlineMarkdown(statement?.text ?? "unknown statement")}</span>${sections}</p>`;
   });
   const also = entry.also ? `<p>Also ${entry.also.rules.join(", ")}: ${inlineMarkdown(entry.also.why)}.</p>` : "";
+  const linked = new Set(sentenceRules(input.map, entry));
+  const left = (edition.notStated ?? []).flatMap(({ rules, why }) => {
+    const here = rules.filter((id) => linked.has(id));
+    return here.length ? [`<p>Not stated by this edition: ${here.join(", ")}. ${inlineMarkdown(why)}</p>`] : [];
+  });
   return `<details class="s"><summary>${sentenceText(text)}${verdictBadge(outcome.verdict, escapeHtml(label))}</summary>
-<div class="why" lang="en">${statements.join("")}${also}${ruleLinks(rows, ruleIds)}</div></details>`;
+<div class="why" lang="en">${statements.join("")}${also}${left.join("")}${ruleLinks(rows, ruleIds)}</div></details>`;
 }
 
 /**

@@ -75,6 +75,13 @@ describe("documentation.html of the whole kit", () => {
     expect(article("PROC-01")).toContain('href="#ja"');
     expect(article("PROC-01")).not.toContain('<li><a href="#tl">');
     expect(article("PROC-01")).toContain('<li>Not in <a href="#tl">Tagalog</a>: The page lists seven actions');
+    // A sentence of an older edition says which of its statements' rules the edition does not state, and why.
+    const swedish = html.slice(html.indexOf('<section class="edition" id="sv"'), html.indexOf("</section>", html.indexOf('<section class="edition" id="sv"')));
+    const poll = swedish.slice(swedish.indexOf("<summary>poll:"), swedish.indexOf("</details>", swedish.indexOf("<summary>poll:")));
+    expect(poll).toContain("<p>Not stated by this edition: POLL-07. poll's <code>timeout</code>");
+    expect(poll).toContain("<p>Not stated by this edition: PROC-01. The page lists seven actions");
+    expect(poll).not.toContain('href="#r-POLL-07"');
+    expect(poll).toContain('href="#r-POLL-03"');
     // An upstream rule is in no edition, though a statement names it as the exact form of a doc rule.
     expect(article("POLL-02")).not.toContain('class="eds"');
   });
