@@ -8,7 +8,7 @@ import documentationMap from "../../conformance/catalog/documentation-map.json" 
 import type { RuleEntry } from "../../conformance/catalog/spec-rules.js";
 import { editionRules, isNormative, ruleSources, sentenceRules, type DocumentationMap } from "../../conformance/report/documentation-map.js";
 import { readFeatureScenarios } from "../../conformance/report/scenario-steps.js";
-import { documentedTagExpression, findEdition } from "../../conformance/catalog/editions.js";
+import { documentedTagExpression, findEdition, isDocumentedIn } from "../../conformance/catalog/editions.js";
 import parseTagExpression from "@cucumber/tag-expressions";
 
 const map = documentationMap as DocumentationMap;
@@ -132,6 +132,16 @@ describe("the rules each edition states, derived from the sentence map", () => {
 
 describe("the scenarios an older edition runs", () => {
   const scenarios = readFeatureScenarios(new URL("../../features", import.meta.url).pathname);
+
+  it.each(OLDER)("verify under edition %s every rule the edition counts, so that its level can be reached", (id) => {
+    const edition = findEdition(id);
+    const selected = parseTagExpression(documentedTagExpression(edition));
+    const runs = scenarios.filter((scenario) => selected.evaluate(scenario.tags));
+    const counted = rules.filter((rule) => isDocumentedIn(edition, rule));
+    expect(counted.length).toBeGreaterThan(40);
+    const unverified = counted.filter((rule) => !runs.some((scenario) => scenario.tags.includes(`@${rule.id}`) && scenario.tags.includes(`@${rule.profile}`)));
+    expect(unverified.map((rule) => rule.id)).toEqual([]);
+  });
 
   it.each(OLDER)("use no poll timeout under edition %s, which no older page has", (id) => {
     const selected = parseTagExpression(documentedTagExpression(findEdition(id)));
