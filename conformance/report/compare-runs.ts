@@ -50,8 +50,8 @@ export interface Comparison {
 
 export const ALL_RULES = "All rules";
 
-/** Verdicts of a rule that the run did not select: they never count as a disagreement. */
-const UNSELECTED: ReadonlyArray<RuleVerdict | undefined> = ["not run", "no scenario", undefined];
+/** Verdicts of a rule that the run did not select, or whose edition does not state it: never a disagreement. */
+const UNSELECTED: ReadonlyArray<RuleVerdict | undefined> = ["not run", "no scenario", "not in this edition", undefined];
 
 export function compareRuns(runs: readonly RunToCompare[]): Comparison {
   const byId = runs.map((run) => new Map(run.matrix.rows.map((row) => [row.id, row])));

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { findEdition } from "../../conformance/catalog/editions.js";
 import type { RuleEntry } from "../../conformance/catalog/spec-rules.js";
 import { main } from "../../conformance/cli.js";
 import { buildComplianceMatrix, type ComplianceMatrix } from "../../conformance/report/compliance-matrix.js";
@@ -39,6 +40,20 @@ describe("compareRuns", () => {
     { matrix: faulty, href: "../faulty", fallbackName: "faulty" },
     { matrix: partial, href: "../partial", fallbackName: "partial-dir" },
   ]);
+
+  it("does not count a rule that a run's edition does not state as a disagreement", () => {
+    const swedish = buildComplianceMatrix({ rules: RULES, scenarios: [], edition: findEdition("sv") });
+    expect(swedish.rows.find((row) => row.id === "RES-06")?.verdict).toBe("not in this edition");
+    const withEdition = compareRuns([
+      { matrix: reference, href: "../ref", fallbackName: "ref" }, { matrix: swedish, href: "../sv", fallbackName: "sv" },
+    ]);
+    expect(withEdition.rows.find((row) => row.id === "RES-06")).toMatchObject({ verdicts: ["not run", "not in this edition"], disagree: false });
+    const ranHere = compareRuns([
+      { matrix: matrixOf("ref", ["passed", "passed", "passed", "passed"]), href: "../ref", fallbackName: "ref" },
+      { matrix: swedish, href: "../sv", fallbackName: "sv" },
+    ]);
+    expect(ranHere.rows.find((row) => row.id === "RES-06")).toMatchObject({ verdicts: ["passed", "not in this edition"], disagree: false });
+  });
 
   it("has a column per run named from the adapter name, or the directory when the run recorded none", () => {
     expect(comparison.runs.map((run) => run.name)).toEqual(["reference", "stdio: faulty", "partial-dir"]);
