@@ -3,6 +3,7 @@
 import { OUTPUT_PIECE_CHARS, TAIL_CHARS } from "./settings.js";
 import { codeUnitAt, countLineBreaks, decodeText, joinTexts, sliceText, type OutputText } from "./output-text.js";
 import { ByteSlabs } from "./output-slabs.js";
+import { keepShape } from "./shape-keeper.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -82,6 +83,11 @@ function validateCap(name: string, value: unknown): number {
   return value;
 }
 
+// A dropped or replaced queue entry gives up its hold on its slab, if it is bytes.
+function releaseText(slabs: ByteSlabs, text: OutputText): void {
+  if (typeof text !== "string") slabs.release(text);
+}
+
 // End index of the next piece starting at `start`, never splitting a surrogate pair (OUT-07).
 function findPieceEnd(text: OutputText, start: number): number {
   const end = Math.min(start + OUTPUT_PIECE_CHARS, text.length);
@@ -96,7 +102,7 @@ function findPieceEnd(text: OutputText, start: number): number {
  * are dropped first, then the oldest remaining one is front-trimmed. A low surrogate whose high half
  * was cut off is dropped too (OUT-09). Dropped entries are released. Returns the number of characters removed.
  */
-function trimFront(list: TextQueue, cap: number, release: (text: OutputText) => void): number {
+function trimFront(list: TextQueue, cap: number, slabs: ByteSlabs): number {
   let removed = 0;
   let lastRemovedCode = -1;
   while (list.chars > cap) {
@@ -104,7 +110,7 @@ function trimFront(list: TextQueue, cap: number, release: (text: OutputText) => 
     const excess = list.chars - cap;
     if (first.length <= excess) {
       lastRemovedCode = codeUnitAt(first, first.length - 1);
-      release(first);
+      releaseText(slabs, first);
       list.head++;
       list.chars -= first.length;
       removed += first.length;
@@ -118,7 +124,7 @@ function trimFront(list: TextQueue, cap: number, release: (text: OutputText) => 
   const first = list.items[list.head];
   if (removed > 0 && first !== undefined && isHighSurrogate(lastRemovedCode) && isLowSurrogate(codeUnitAt(first, 0))) {
     if (first.length === 1) {
-      release(first);
+      releaseText(slabs, first);
       list.head++;
     } else list.items[list.head] = sliceText(first, 1);
     list.chars -= 1;
@@ -153,9 +159,6 @@ export class OutputBuffer {
   };
   // Every byte item of the queues is a view held in these slabs, once per queue that holds it.
   readonly #slabs = new ByteSlabs();
-  readonly #release = (text: OutputText): void => {
-    if (typeof text !== "string") this.#slabs.release(text);
-  };
 
   constructor(options: OutputBufferOptions) {
     this.aggregateCap = validateCap("aggregateCap", options.aggregateCap);
@@ -188,7 +191,7 @@ export class OutputBuffer {
       piece = decodeText(lent);
       pieces.items[last] = decodeText(lastPiece) + piece;
       pieces.lineBreaks[last] = -1;
-      this.#release(lastPiece);
+      releaseText(this.#slabs, lastPiece);
     } else {
       piece = this.#keep(lent);
       pieces.items.push(piece);
@@ -197,7 +200,7 @@ export class OutputBuffer {
     pieces.chars += piece.length;
     // Pending takes its hold first: the aggregate's trim may drop the piece at once.
     this.#appendPending(stream, piece);
-    if (trimFront(pieces, this.aggregateCap, this.#release) > 0) {
+    if (trimFront(pieces, this.aggregateCap, this.#slabs) > 0) {
       this.#truncated = true;
       pieces.lineBreaks[pieces.head] = -1; // the first retained piece may have been cut
       compactFront(pieces, pieces.lineBreaks);
@@ -212,7 +215,7 @@ export class OutputBuffer {
     const lastText = last >= queue.head && queue.seqs[last] === this.#nextSeq - 1 ? queue.items[last] : undefined;
     if (lastText !== undefined && lastText.length + piece.length <= OUTPUT_PIECE_CHARS) {
       queue.items[last] = decodeText(lastText) + decodeText(piece);
-      this.#release(lastText);
+      releaseText(this.#slabs, lastText);
     } else {
       if (typeof piece !== "string") this.#slabs.hold(piece);
       queue.items.push(piece);
@@ -220,7 +223,7 @@ export class OutputBuffer {
     }
     queue.chars += piece.length;
     // OUT-11: only this stream's oldest text is dropped; the other stream and the order are untouched.
-    if (trimFront(queue, this.pendingCap, this.#release) > 0) {
+    if (trimFront(queue, this.pendingCap, this.#slabs) > 0) {
       this.#truncated = true;
       this.#pendingDropped = true;
       compactFront(queue, queue.seqs);
@@ -234,7 +237,7 @@ export class OutputBuffer {
   }
 
   #releaseRetained(queue: TextQueue): void {
-    for (let k = queue.head; k < queue.items.length; k++) this.#release(queue.items[k] ?? "");
+    for (let k = queue.head; k < queue.items.length; k++) releaseText(this.#slabs, queue.items[k] ?? "");
   }
 
   /** Returns all pending output of both streams in arrival order (untrimmed) and empties it. */
@@ -372,3 +375,9 @@ export class OutputBuffer {
     return this.#totalOutputChars > this.#pieces.chars;
   }
 }
+
+// An idle buffer that took the byte, merge and trim paths once, kept for its shapes (shape-keeper.ts). Frozen, it
+// holds a few short strings and no slab.
+const shapeExample = keepShape(new OutputBuffer({ aggregateCap: 2048, pendingCap: 1024 }));
+for (let k = 0; k < 3; k++) shapeExample.append("stdout", new Uint8Array(MIN_SLAB_PIECE_BYTES).fill(0x61));
+shapeExample.freeze();
