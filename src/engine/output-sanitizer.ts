@@ -169,22 +169,28 @@ function findFrom(pattern: RegExp, text: string, from: number): number {
 
 // Creates a sanitizer for one stream; state carries over between write() calls (OUT-04).
 export function createOutputSanitizer(): OutputSanitizer {
-  // Made at the first chunk that needs decoding: most sessions' output is plain ASCII or empty (issue 36).
-  let utf8: InstanceType<typeof TextDecoder> | undefined;
-  const decoder = {
-    decode(chunk?: Uint8Array, options?: { stream: boolean }): string {
-      if (utf8 === undefined) {
-        if (chunk === undefined || chunk.length === 0) return ""; // nothing was buffered yet
-        utf8 = new TextDecoder("utf-8");
-      }
-      return utf8.decode(chunk, options);
-    },
-  };
-  let state: number = GROUND;
-  // A high surrogate at the end of the stripped text waits for its low half (split string chunks).
-  let heldHighSurrogate = "";
+  return new StreamSanitizer();
+}
 
-  function stripSequences(text: string): string {
+// A class, not closures: the session calls writeText for every chunk, and optimized code that inlined one
+// sanitizer's closure would be thrown away with that session (bench/README.md, issue 36 item 4).
+class StreamSanitizer implements OutputSanitizer {
+  // Made at the first chunk that needs decoding: most sessions' output is plain ASCII or empty (issue 36).
+  #utf8: InstanceType<typeof TextDecoder> | undefined;
+  #state: number = GROUND;
+  // A high surrogate at the end of the stripped text waits for its low half (split string chunks).
+  #heldHighSurrogate = "";
+
+  #decode(chunk?: Uint8Array, options?: { stream: boolean }): string {
+    if (this.#utf8 === undefined) {
+      if (chunk === undefined || chunk.length === 0) return ""; // nothing was buffered yet
+      this.#utf8 = new TextDecoder("utf-8");
+    }
+    return this.#utf8.decode(chunk, options);
+  }
+
+  #stripSequences(text: string): string {
+    let state = this.#state;
     let out = "";
     let i = 0;
     const n = text.length;
@@ -195,6 +201,7 @@ export function createOutputSanitizer(): OutputSanitizer {
           const start = findFrom(SEQUENCE_START, text, i);
           if (start < 0) {
             out += i === 0 ? text : text.slice(i);
+            this.#state = state;
             return out;
           }
           if (start > i) out += text.slice(i, start);
@@ -226,7 +233,10 @@ export function createOutputSanitizer(): OutputSanitizer {
         case OSC:
         case CONTROL_STRING: {
           const end = findFrom(state === OSC ? OSC_END : CONTROL_STRING_END, text, i);
-          if (end < 0) return out;
+          if (end < 0) {
+            this.#state = state;
+            return out;
+          }
           const terminator = text.charCodeAt(end);
           if (terminator === ESC) state = state === OSC ? OSC_ESCAPE : CONTROL_STRING_ESCAPE;
           else state = GROUND;
@@ -247,47 +257,47 @@ export function createOutputSanitizer(): OutputSanitizer {
           break;
       }
     }
+    this.#state = state;
     return out;
   }
 
-  function sanitizeText(text: string): string {
-    let stripped = heldHighSurrogate + stripSequences(text);
-    heldHighSurrogate = "";
+  #sanitizeText(text: string): string {
+    let stripped = this.#heldHighSurrogate + this.#stripSequences(text);
+    this.#heldHighSurrogate = "";
     if (stripped.length > 0 && isHighSurrogate(stripped.charCodeAt(stripped.length - 1))) {
-      heldHighSurrogate = stripped.slice(-1);
+      this.#heldHighSurrogate = stripped.slice(-1);
       stripped = stripped.slice(0, -1);
     }
     return replaceSpecialChars(stripped);
   }
 
-  function writeText(chunk: Uint8Array | string): OutputText {
+  writeText(chunk: Uint8Array | string): OutputText {
     if (typeof chunk === "string") {
       // Bytes still buffered in the decoder precede this text; they can no longer complete a character.
-      const flushed = decoder.decode();
-      return sanitizeText(flushed + chunk);
+      const flushed = this.#decode();
+      return this.#sanitizeText(flushed + chunk);
     }
-    if (chunk.length > 0 && state === GROUND && heldHighSurrogate === "" && isPlainAscii(chunk)) {
+    if (chunk.length > 0 && this.#state === GROUND && this.#heldHighSurrogate === "" && isPlainAscii(chunk)) {
       // Bytes still buffered in the decoder cannot be completed by ASCII: they decode as U+FFFD, as they would
       // in the stream, and that text takes the general path.
-      const flushed = decoder.decode();
-      return flushed === "" ? chunk : sanitizeText(flushed + decodeText(chunk));
+      const flushed = this.#decode();
+      return flushed === "" ? chunk : this.#sanitizeText(flushed + decodeText(chunk));
     }
-    return sanitizeText(decoder.decode(chunk, { stream: true }));
+    return this.#sanitizeText(this.#decode(chunk, { stream: true }));
   }
 
-  return {
-    writeText,
-    write: (chunk) => decodeText(writeText(chunk)),
-    end() {
-      const out = sanitizeText(decoder.decode());
-      // OUT-04: a sequence still incomplete at end of stream is dropped; OUT-05: a held surrogate is lone.
-      state = GROUND;
-      heldHighSurrogate = "";
-      return out;
-    },
-  };
-}
+  write(chunk: Uint8Array | string): string {
+    return decodeText(this.writeText(chunk));
+  }
 
+  end(): string {
+    const out = this.#sanitizeText(this.#decode());
+    // OUT-04: a sequence still incomplete at end of stream is dropped; OUT-05: a held surrogate is lone.
+    this.#state = GROUND;
+    this.#heldHighSurrogate = "";
+    return out;
+  }
+}
 /** Sanitizes one complete text, such as a label built from the command, exactly as output is (OUT-04 … OUT-06). */
 export function sanitizeText(text: string): string {
   const sanitizer = createOutputSanitizer();
