@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { readPipe } from "../../src/engine/spawn/pipe-reader.js";
+import { readPipe, type ChunkReceiver } from "../../src/engine/spawn/pipe-reader.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -15,14 +15,24 @@ function spawnShell(command: string): ChildProcess {
   return child;
 }
 
+/** A receiver that hands every chunk of stdout to `onChunk`, and fails on any other stream name. */
+function receiver(onChunk: (chunk: Uint8Array) => void): ChunkReceiver {
+  return {
+    onOutput(stream, chunk) {
+      expect(stream).toBe("stdout");
+      onChunk(chunk);
+    },
+  };
+}
+
 /** Reads the child's stdout; copies each chunk, and notes the memory each chunk is a view of. */
 function collect(child: ChildProcess, lend: boolean) {
   const copies: Buffer[] = [];
   const buffers = new Set<ArrayBufferLike>();
-  const reader = readPipe(child.stdout!, (chunk) => {
+  const reader = readPipe(child.stdout!, receiver((chunk) => {
     buffers.add(chunk.buffer);
     copies.push(Buffer.from(chunk));
-  }, lend);
+  }), "stdout", lend);
   return { reader, buffers, text: () => Buffer.concat(copies).toString("latin1") };
 }
 
@@ -64,7 +74,7 @@ describe("readPipe", () => {
   it("falls back to data events for a stream without a pipe handle", async () => {
     const stream = new PassThrough();
     const chunks: string[] = [];
-    const reader = readPipe(stream, (chunk) => chunks.push(Buffer.from(chunk).toString()), true);
+    const reader = readPipe(stream, receiver((chunk) => chunks.push(Buffer.from(chunk).toString())), "stdout", true);
     stream.end("plain stream");
     await reader.closed;
     expect(chunks.join("")).toBe("plain stream");
@@ -73,10 +83,10 @@ describe("readPipe", () => {
   it("drops the chunks that arrive after stopDelivering, and still closes", async () => {
     const child = spawnShell("echo first; sleep 0.3; echo second");
     const chunks: string[] = [];
-    const reader = readPipe(child.stdout!, (chunk) => {
+    const reader = readPipe(child.stdout!, receiver((chunk) => {
       chunks.push(Buffer.from(chunk).toString());
       reader.stopDelivering();
-    }, true);
+    }), "stdout", true);
     await reader.closed;
     expect(chunks).toEqual(["first\n"]);
   }, 30_000);

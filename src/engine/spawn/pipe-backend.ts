@@ -27,7 +27,7 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
   // Read from the first tick on: nothing may arrive before the readers are in place.
   const readers = OUTPUT_STREAMS.flatMap((stream) => {
     const pipe = child[stream];
-    return pipe ? [readPipe(pipe, (chunk) => sink.onOutput(stream, chunk), sink.copiesOutput === true)] : [];
+    return pipe ? [readPipe(pipe, sink, stream, sink.copiesOutput === true)] : [];
   });
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {

@@ -4,6 +4,8 @@
 // sockets it builds itself (`net.Socket`'s `onread` option), so the pipe's handle moves to such a socket.
 import { Socket } from "node:net";
 import type { Readable } from "node:stream";
+import type { OutputStream } from "../output-buffer.js";
+import { keepShape } from "../shape-keeper.js";
 
 /** The size of one read, as libuv's own suggestion for a pipe. */
 const READ_BUFFER_BYTES = 64 * 1024;
@@ -34,25 +36,58 @@ function pipeHandleOf(stream: Readable): PipeHandle | undefined {
   return usable ? (handle as PipeHandle) : undefined;
 }
 
+/** Where a pipe's chunks go, with the name of the stream they belong to. */
+export interface ChunkReceiver {
+  onOutput(stream: OutputStream, chunk: Uint8Array): void;
+}
+
+// What a pipe delivers to. Chunks reach it through module functions and methods only, never through a closure made
+// for one pipe: optimized code of the read path inlines its call targets, and a closure of one session in that code
+// is gone after the session ends and the next full garbage collections run, and the code with it (issue 36 item 4).
+class Delivery {
+  delivering = true;
+
+  constructor(readonly receiver: ChunkReceiver, readonly stream: OutputStream) {}
+
+  deliver(chunk: Uint8Array): void {
+    if (this.delivering) this.receiver.onOutput(this.stream, chunk);
+  }
+}
+
+keepShape(new Delivery({ onOutput: () => {} }, "stdout")); // shape-keeper.ts
+
+// The delivery of each reader (the socket that took the handle over, or the child's own stream).
+const deliveries = new WeakMap<object, Delivery>();
+
+// A `data` listener: the emitter is `this`.
+function onData(this: Readable, chunk: Uint8Array): void {
+  deliveries.get(this)?.deliver(chunk);
+}
+
+// The socket's `onread` callback: Node calls it as a method of the socket.
+function onLentRead(this: Socket, bytes: number, into: Uint8Array): boolean {
+  deliveries.get(this)?.deliver(into.subarray(0, bytes));
+  return true;
+}
+
 /**
- * Delivers what the pipe carries to `onChunk`. With `lend`, a chunk is a view of the read buffer that all lent
- * pipes share, valid only during the call (the receiver copies what it keeps); otherwise, or when this Node has no
- * such handle, each chunk is a buffer of its own. Call it right after spawn, before the event loop has read anything.
+ * Delivers what the pipe carries to `receiver`, as output of `name`. With `lend`, a chunk is a view of the read
+ * buffer that all lent pipes share, valid only during the call (the receiver copies what it keeps); otherwise, or
+ * when this Node has no such handle, each chunk is a buffer of its own. Call it right after spawn, before the event
+ * loop has read anything.
  */
-export function readPipe(stream: Readable, onChunk: (chunk: Uint8Array) => void, lend: boolean): PipeReader {
-  let delivering = true;
-  const deliver = (chunk: Uint8Array): void => {
-    if (delivering) onChunk(chunk);
-  };
+export function readPipe(stream: Readable, receiver: ChunkReceiver, name: OutputStream, lend: boolean): PipeReader {
+  const delivery = new Delivery(receiver, name);
   const handle = lend ? pipeHandleOf(stream) : undefined;
-  const reader = handle ? takeOver(stream, handle, deliver) : stream;
-  if (!handle) reader.on("data", deliver);
+  const reader = handle ? takeOver(stream, handle) : stream;
+  deliveries.set(reader, delivery);
+  if (!handle) reader.on("data", onData);
   reader.on("error", () => {}); // a failed read ends the pipe like its end does; close follows
   const closed = new Promise<void>((resolve) => reader.once("close", () => resolve()));
   return {
     closed,
     stopDelivering: () => {
-      delivering = false;
+      delivery.delivering = false;
     },
     unref: () => (reader as Partial<Socket>).unref?.(),
   };
@@ -60,17 +95,10 @@ export function readPipe(stream: Readable, onChunk: (chunk: Uint8Array) => void,
 
 // The child's own stream lets go of the handle (its close still tells the ChildProcess it is done) and a socket
 // with a reused read buffer becomes its owner: the reads the stream started now land in that buffer.
-function takeOver(stream: Readable, handle: PipeHandle, deliver: (chunk: Uint8Array) => void): Socket {
+function takeOver(stream: Readable, handle: PipeHandle): Socket {
   (stream as unknown as { _handle: unknown })._handle = null;
   stream.destroy();
   return new Socket({
-    handle, readable: true, writable: false,
-    onread: {
-      buffer: readBuffer(),
-      callback: (bytes: number, into: Uint8Array) => {
-        deliver(into.subarray(0, bytes));
-        return true;
-      },
-    },
+    handle, readable: true, writable: false, onread: { buffer: readBuffer(), callback: onLentRead },
   } as ConstructorParameters<typeof Socket>[0]);
 }
