@@ -11,6 +11,7 @@ import type { OutputText } from "./output-text.js";
 import { KILL_GRACE_MS, KILL_SETTLE_MS, TIMER_MAX_MS } from "./settings.js";
 import { outcomeStatusOf, type ExitReason, type OutcomeStatus, type TerminationReason } from "./outcome.js";
 import { deriveSessionName } from "./session-name.js";
+import { keepShape } from "./shape-keeper.js";
 import { SESSION_MARKER_VARIABLE, signalMarkedProcesses } from "./spawn/session-marker.js";
 
 export type { ExitReason, OutcomeStatus, TerminationReason };
@@ -61,7 +62,49 @@ export type SessionView = Pick<Session,
 /** Starts the session's process, reporting its events to `sink`; a plain value attaches at once. */
 export type SpawnFor = (sink: ChildSink) => Promise<ChildHandle> | ChildHandle;
 
+// The session's private handlers, for SessionSink; set once, by Session's static block.
+let sinkHandlers: {
+  receive(session: Session, stream: OutputStream, chunk: Uint8Array | string): void;
+  processExited(session: Session, code?: number | null, signal?: string | null): void;
+  complete(session: Session, code: number | null, signal: string | null): void;
+};
+
+/**
+ * A session's sink: methods and one set of module functions, no closure per session. Every chunk of output goes
+ * through onOutput, and optimized code that inlined one session's closure would be thrown away with that session
+ * (bench/README.md, issue 36 item 4).
+ */
+class SessionSink implements ChildSink {
+  readonly copiesOutput = true; // the sanitizer and the output buffer copy what they keep
+
+  readonly #session: Session;
+
+  constructor(session: Session) {
+    this.#session = session;
+  }
+
+  onOutput(stream: OutputStream, chunk: Uint8Array | string): void {
+    sinkHandlers.receive(this.#session, stream, chunk);
+  }
+
+  onExit(code?: number | null, signal?: string | null): void {
+    sinkHandlers.processExited(this.#session, code, signal);
+  }
+
+  onComplete(code: number | null, signal: string | null): void {
+    sinkHandlers.complete(this.#session, code, signal);
+  }
+}
+
 export class Session {
+  static {
+    sinkHandlers = {
+      receive: (session, stream, chunk) => session.#receive(stream, chunk),
+      processExited: (session, code, signal) => session.#processExited(code, signal),
+      complete: (session, code, signal) => session.#complete(code, signal),
+    };
+  }
+
   readonly id: string;
   /** Registration order, the tie-breaker of list ordering (LIST-02). */
   readonly seq: number;
@@ -84,12 +127,7 @@ export class Session {
   #marked = false;
   readonly #output: OutputBuffer;
   /** What the spawn backend reports to this session; handed only to the spawn function of `start`. */
-  readonly #sink: ChildSink = {
-    onOutput: (stream, chunk) => this.#receive(stream, chunk),
-    copiesOutput: true, // the sanitizer and the output buffer copy what they keep
-    onExit: (code, signal) => this.#processExited(code, signal),
-    onComplete: (code, signal) => this.#complete(code, signal),
-  };
+  readonly #sink: ChildSink = new SessionSink(this);
   readonly #sanitizers: Record<OutputStream, OutputSanitizer> = {
     stdout: createOutputSanitizer(), stderr: createOutputSanitizer(),
   };
@@ -485,3 +523,8 @@ export class Session {
     for (const wake of [...this.#waiters]) wake();
   }
 }
+
+// A session that never starts, kept for the shapes of a session, its sink, sanitizers and output (shape-keeper.ts).
+keepShape(new Session({
+  id: "", seq: -1, command: "", scopeKey: "", cwd: "", aggregateCap: 1, pendingCap: 1, ttlMs: 0, marker: "",
+}));
