@@ -1,5 +1,6 @@
 // Diagnostic, not a row: CPU per thread of this process (Linux /proc/self/task/*/schedstat, nanoseconds) for each
-// 50 MB exec of the output-50mb row, or for its raw drain, measured as the row does (two full GCs before each call).
+// 50 MB exec of the output-50mb row, or for its raw drain, measured as the row does: two full GCs before each call,
+// once the previous call's objects are unreachable (the row runs a raw drain between two engine calls).
 //
 //   node --expose-gc --import tsx bench/thread-cpu.ts <engine|raw> [calls] [--no-gc]
 //
@@ -38,6 +39,7 @@ try {
   const perThread = new Map<string, number>();
   let processMs = 0;
   for (let i = 0; i < calls; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the previous call's session is gone by now
     if (fullGcs) collectGarbage();
     const before = threadCpu();
     const cpu = process.cpuUsage();
