@@ -1,16 +1,18 @@
 // Shared helpers of the session host tests: hosts in this process or as the exec-process-host program, raw
 // JSON-RPC connections (what an attacker or a broken client sends), and cleanup of everything a test started.
 import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createSessionHost, type SessionHost, type SessionHostOptions } from "../../src/host/index.js";
+import { createSessionHost, HOST_DEFAULTS, type SessionHost, type SessionHostOptions } from "../../src/host/index.js";
 import { tempDir, testEnv } from "../reliability/helpers.js";
 
 export const TOKEN = "test-token-0123456789abcdef";
 const BIN = fileURLToPath(new URL("../../bin/exec-process-host.mjs", import.meta.url));
 
 const hosts: SessionHost[] = [];
-const programs: ChildProcess[] = [];
+const programs: Array<{ child: ChildProcess; exited: Promise<unknown>; socketPath?: string }> = [];
 const sockets: Socket[] = [];
 
 /** A host in this process with a temp cwd and the controlled environment; `stopAll` closes it. */
@@ -33,8 +35,9 @@ export async function startHostProgram(args: string[] = [], env: Record<string, 
   const child = spawn(process.execPath, [BIN, "--cwd", tempDir(), ...args], {
     env: { ...testEnv(), EXEC_PROCESS_HOST_TOKEN: TOKEN, ...env }, stdio: ["ignore", "pipe", "pipe"],
   });
-  programs.push(child);
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once("exit", (code, signal) => resolve([code, signal])));
+  const program: (typeof programs)[number] = { child, exited };
+  programs.push(program);
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -46,6 +49,7 @@ export async function startHostProgram(args: string[] = [], env: Record<string, 
     void exited.then(([code, signal]) => reject(new Error(`exec-process-host exited early (${code ?? signal}): ${stderr}`)));
   });
   const { socketPath } = JSON.parse(line) as { socketPath: string };
+  program.socketPath = socketPath;
   return { child, socketPath, exited, stderr: () => stderr };
 }
 
@@ -93,7 +97,11 @@ export async function rawConnection(socketPath: string): Promise<{
 export async function stopAll(): Promise<void> {
   for (const socket of sockets.splice(0)) socket.destroy();
   await Promise.all(hosts.splice(0).map((host) => host.close()));
-  for (const child of programs.splice(0)) {
+  for (const { child, exited, socketPath } of programs.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+    // A host killed with SIGKILL cannot remove the private folder it made for its socket and token.
+    const folder = socketPath === undefined ? undefined : dirname(socketPath);
+    if (folder !== undefined && basename(folder).startsWith(HOST_DEFAULTS.socketDirPrefix)) rmSync(folder, { recursive: true, force: true });
   }
 }
