@@ -6,8 +6,7 @@ import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, stat
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ExecProcessError, describeError } from "../engine/errors.js";
-import type { ExecConfig } from "../engine/settings.js";
+import { describeError, type ExecConfig, ExecProcessError } from "../engine/index.js";
 import { createSandboxExecutor } from "../executors/index.js";
 import { HOST_DEFAULTS, type SessionHostOptions } from "./host-options.js";
 import { createSessionHost, describeAddress } from "./session-host.js";

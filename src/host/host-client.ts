@@ -2,10 +2,10 @@
 // engine's methods for the scopes it uses (the scope limit), the wake requests of the scopes it subscribed to, and
 // the abort of its calls in flight. Its end leaves its sessions running: they belong to their scopes.
 import type { Socket } from "node:net";
-import { ExecProcessError } from "../engine/errors.js";
-import type {
-  CallContext, ExecParams, LocalSessionEngine, ProcessParams, ToolResult, WakeRequest, WatchParams,
-} from "../engine/types.js";
+import {
+  type CallContext, type ExecParams, ExecProcessError, type LocalSessionEngine, type ProcessParams, type ToolResult,
+  type WakeRequest, type WatchParams
+} from "../engine/index.js";
 import { tokenMatches } from "./host-auth.js";
 import type { ResolvedHostOptions } from "./host-options.js";
 import { HOST_DEFAULTS } from "./host-options.js";

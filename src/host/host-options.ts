@@ -1,6 +1,5 @@
 // The session host's options, normalized once: defaults filled in, limits checked, the listening address chosen.
-import { ExecProcessError } from "../engine/errors.js";
-import type { SessionEngineOptions } from "../engine/types.js";
+import { ExecProcessError, type SessionEngineOptions } from "../engine/index.js";
 
 /** The host's limits and names when its options leave them out (issue 33). */
 export const HOST_DEFAULTS = Object.freeze({

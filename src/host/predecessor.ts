@@ -2,7 +2,7 @@
 // environment (HOST_DEFAULTS.instanceEnv), and its socket's state file names it. The next host started on the same
 // socket ends them before it listens. Linux only (/proc); a job that cleared its environment escapes this sweep.
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { signalProcess } from "../engine/executor-kit.js";
+import { signalProcess } from "../engine/index.js";
 import { HOST_DEFAULTS } from "./host-options.js";
 
 /** The file beside a socket that names the instance listening on it, while it does. */

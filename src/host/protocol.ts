@@ -2,8 +2,7 @@
 // over a unix socket or TCP (TLS off loopback). The first request of a connection is `hello`, with the token; the
 // host answers every other method only after it. Host → client messages are notifications: a foreground call's
 // progress, and wake requests of the scopes the client subscribed to.
-import type { ErrorData } from "../engine/errors.js";
-import type { SystemEvent, ToolResult, WakeRequest } from "../engine/types.js";
+import type { ErrorData, SystemEvent, ToolResult, WakeRequest } from "../engine/index.js";
 
 /** Bumped when a method or a field changes meaning; a client of another version is refused at `hello`. */
 export const HOST_PROTOCOL_VERSION = 1;

@@ -4,12 +4,11 @@
 // which the next call of each such scope says once. Disposing it detaches: the sessions run on in the host.
 import { connect as connectNet, type Socket } from "node:net";
 import { connect as connectTls, type ConnectionOptions } from "node:tls";
-import { ExecProcessError } from "../engine/errors.js";
-import type { HostUnreachableReason } from "../engine/messages.js";
-import type {
-  CallContext, ExecParams, ProcessParams, SessionEngine, SystemEvent, ToolResult, WakeListener, WakeRequest, WatchParams,
-} from "../engine/types.js";
-import type { ExecDetails, ProcessDetails, ProcessFailureDetails, WatchDetails } from "../engine/result-details.js";
+import {
+  type CallContext, type ExecDetails, type ExecParams, ExecProcessError, type HostUnreachableReason,
+  type ProcessDetails, type ProcessFailureDetails, type ProcessParams, type SessionEngine, type SystemEvent,
+  type ToolResult, type WakeListener, type WakeRequest, type WatchDetails, type WatchParams
+} from "../engine/index.js";
 import { HOST_DEFAULTS } from "./host-options.js";
 import {
   HOST_PROTOCOL_VERSION, type CallParams, type ClaimResult, type HelloResult, type ProgressNotification, type WakeNotification,

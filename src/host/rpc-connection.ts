@@ -5,7 +5,7 @@ import type { Socket } from "node:net";
 import {
   JSONRPCClient, JSONRPCErrorException, JSONRPCServer, JSONRPCServerAndClient, type JSONRPCParams,
 } from "json-rpc-2.0";
-import { ExecProcessError } from "../engine/errors.js";
+import { ExecProcessError } from "../engine/index.js";
 import { BoundedLines, type MessageId } from "./bounded-lines.js";
 import { HOST_ERROR_CODES, type EngineErrorData } from "./protocol.js";
 

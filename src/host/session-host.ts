@@ -8,9 +8,7 @@ import { createServer as createNetServer, connect, type Server, type Socket } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer } from "node:tls";
-import { createSessionEngine } from "../engine/engine.js";
-import { ExecProcessError } from "../engine/errors.js";
-import type { LocalSessionEngine } from "../engine/types.js";
+import { createSessionEngine, ExecProcessError, type LocalSessionEngine } from "../engine/index.js";
 import { HostClient } from "./host-client.js";
 import { HOST_DEFAULTS, resolveHostOptions, type HostAddress, type SessionHostOptions } from "./host-options.js";
 import { instanceFileOf, takeOverSocket } from "./predecessor.js";
