@@ -101,9 +101,13 @@ Then("the sessions {string} to {string} are listed in scope {string}", async fun
   assert.deepEqual(missing, [], `sessions ${from}…${to} missing from the list of scope ${scope}`);
 });
 
+// An id whose record is gone is free again, and a later session of the series may draw it (about one run in a few
+// hundred with 50 records): that id is listed for the later session, which says nothing about the evicted one.
 Then("the sessions {string} to {string} are not listed in scope {string}", async function (this: ConformanceWorld, from: string, to: string, scope: string) {
   const listed = new Set(await this.listedSessionIds(scope));
-  const present = seriesRange(this, from, to).filter((id) => listed.has(id));
+  const range = seriesRange(this, from, to);
+  const outside = series(this).filter((id, index) => series(this).indexOf(id) !== index || !range.includes(id));
+  const present = range.filter((id) => listed.has(id) && !outside.includes(id));
   assert.deepEqual(present, [], `sessions ${from}…${to} should not be listed in scope ${scope}`);
 });
 
