@@ -2,6 +2,7 @@
 // the latency is from that timestamp to poll's return. Baseline: the same command under a raw spawn, timestamp
 // to the 'data' event.
 import { spawn } from "node:child_process";
+import type { SessionEngine } from "../src/engine/index.js";
 import {
   BENCH_SHELL, createBenchEngine, ctx, pollUntilDone, sessionIdOf, signalGroup, target, textOf, wallClockNs,
   type RowOptions, type RowResult,
@@ -31,18 +32,21 @@ function rawWakeup(): Promise<number> {
   });
 }
 
+/** One sample: the command's timestamp to the return of a waiting poll of `engine` (in-process, or a session host's). */
+export async function pollWakeup(engine: SessionEngine): Promise<number> {
+  const sessionId = sessionIdOf(await engine.exec({ command: COMMAND, background: true }, ctx));
+  const result = await engine.process({ action: "poll", sessionId, timeout: 5_000 }, ctx);
+  const returnedAt = wallClockNs();
+  if (result.details.status !== "running") throw new Error(`poll did not wake on output: ${textOf(result)}`);
+  await engine.process({ action: "kill", sessionId }, ctx);
+  await pollUntilDone(engine, sessionId);
+  return latencyMs(textOf(result), returnedAt);
+}
+
 export async function benchPollWakeup(options: RowOptions): Promise<RowResult> {
   const samples = options.quick ? 15 : 40;
   const engine = createBenchEngine();
-  const engineWakeup = async (): Promise<number> => {
-    const sessionId = sessionIdOf(await engine.exec({ command: COMMAND, background: true }, ctx));
-    const result = await engine.process({ action: "poll", sessionId, timeout: 5_000 }, ctx);
-    const returnedAt = wallClockNs();
-    if (result.details.status !== "running") throw new Error(`poll did not wake on output: ${textOf(result)}`);
-    await engine.process({ action: "kill", sessionId }, ctx);
-    await pollUntilDone(engine, sessionId);
-    return latencyMs(textOf(result), returnedAt);
-  };
+  const engineWakeup = (): Promise<number> => pollWakeup(engine);
   try {
     for (let i = 0; i < WARMUP; i++) {
       await engineWakeup();

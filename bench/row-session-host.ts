@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectSessionHost, type RemoteSessionEngine } from "../src/host/index.js";
 import {
-  BENCH_SHELL, createBenchEngine, ctx, sessionIdOf, target, textOf, wallClockNs, type RowOptions, type RowResult,
+  BENCH_SHELL, createBenchEngine, ctx, target, textOf, type RowOptions, type RowResult,
 } from "./bench-kit.js";
 import { liveGroupMembers, readProcTable, waitUntil } from "./proc-stats.js";
+import { pollWakeup } from "./row-poll-wakeup.js";
 import { summarize } from "./stats.js";
 import { TARGETS } from "./targets.js";
 
@@ -106,26 +107,11 @@ export async function benchHostExecLatency(options: RowOptions): Promise<RowResu
   }
 }
 
-const WAKE_COMMAND = "sleep 0.1; date +%s%N; exec sleep 5";
-
-function latencyMs(printed: string, returnedAt: bigint): number {
-  const match = /(\d{19})/.exec(printed);
-  if (!match?.[1]) throw new Error(`no timestamp in: ${printed}`);
-  return Number(returnedAt - BigInt(match[1])) / 1e6;
-}
-
 export async function benchHostPollWakeup(options: RowOptions): Promise<RowResult> {
   const samples = options.quick ? 15 : 40;
   const warmup = 5;
   return withHost(async (_host, remote) => {
-    const wakeup = async (): Promise<number> => {
-      const sessionId = sessionIdOf(await remote.exec({ command: WAKE_COMMAND, background: true }, ctx));
-      const result = await remote.process({ action: "poll", sessionId, timeout: 5_000 }, ctx);
-      const returnedAt = wallClockNs();
-      if (result.details.status !== "running") throw new Error(`poll did not wake on output: ${textOf(result)}`);
-      await remote.process({ action: "kill", sessionId }, ctx);
-      return latencyMs(textOf(result), returnedAt);
-    };
+    const wakeup = (): Promise<number> => pollWakeup(remote);
     for (let i = 0; i < warmup; i++) await wakeup();
     const measured: number[] = [];
     for (let i = 0; i < samples; i++) measured.push(await wakeup());
