@@ -2,9 +2,10 @@
 // loopback, and any local user could open sessions). The token goes into a new file only its owner can read (0600),
 // by default in a new folder only its owner can enter (mkdtemp: 0700); the server prints where, never the token.
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeNewPrivateFile } from "../src/host/private-file.js";
 import { GENERATED_TOKEN_BYTES, invalid, TOKEN_DIR_PREFIX, TOKEN_FILE_NAME } from "./options.js";
 
 export interface TokenFile {
@@ -20,7 +21,7 @@ export function writeTokenFile(path: string | undefined): TokenFile {
   const folder = path === undefined ? mkdtempSync(join(tmpdir(), TOKEN_DIR_PREFIX)) : undefined;
   const file = path ?? join(folder!, TOKEN_FILE_NAME);
   try {
-    writeNewFile(file, token);
+    writeNewPrivateFile(file, token);
   } catch (error) {
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
     const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
@@ -32,14 +33,4 @@ export function writeTokenFile(path: string | undefined): TokenFile {
   };
   process.on("exit", remove);
   return { token, path: file, remove };
-}
-
-/** O_EXCL: never an existing file, nor a link planted where the file goes; mode 0600 (a umask can only narrow it). */
-function writeNewFile(file: string, text: string): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
 }

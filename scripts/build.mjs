@@ -23,6 +23,7 @@ const TOOLS_ENTRIES = {
   "src/tool-spec/index.js": "langchain-exec-process/tool-spec",
   "src/host/index.js": "langchain-exec-process/host",
   "src/host/bounded-lines.js": "langchain-exec-process/host",
+  "src/host/private-file.js": "langchain-exec-process/host",
 };
 /** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
 const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "slow-first-order.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];

@@ -1,15 +1,15 @@
 // exec-process-host: the session host as a program. It listens on a unix socket (mode 0600 in a private folder by
 // default) or on TCP, takes its token from EXEC_PROCESS_HOST_TOKEN or a token file (never from argv, which `ps`
 // shows), prints where it listens as one JSON line on stdout, and ends every session when it is stopped.
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeError, type ExecConfig, ExecProcessError } from "../engine/index.js";
 import { createSandboxExecutor } from "../executors/index.js";
 import { HOST_DEFAULTS, type SessionHostOptions } from "./host-options.js";
-import { createSessionHost, describeAddress } from "./session-host.js";
+import { writeNewPrivateFile } from "./private-file.js";
+import { createSessionHost, describeAddress, generateHostToken } from "./session-host.js";
 
 const USAGE = `Usage: exec-process-host [options]
 
@@ -70,14 +70,9 @@ function resolveToken(tokenFile: string | undefined, privateFolder: () => string
     }
   }
   const file = tokenFile ?? join(privateFolder(), "token");
-  const token = randomBytes(32).toString("hex");
+  const token = generateHostToken();
   try {
-    const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, `${token}\n`);
-    } finally {
-      closeSync(fd);
-    }
+    writeNewPrivateFile(file, `${token}\n`);
   } catch (error) {
     throw fail("--token-file", file, `a path in a folder this user can write (${(error as NodeJS.ErrnoException).code ?? "unwritable"})`);
   }

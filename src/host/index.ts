@@ -7,4 +7,5 @@ export { connectSessionHost } from "./remote-engine.js";
 export type { ConnectSessionHostOptions, RemoteSessionEngine } from "./remote-engine.js";
 export { HOST_PROTOCOL_VERSION } from "./protocol.js";
 export { BoundedLines, peekMessageId } from "./bounded-lines.js";
+export { writeNewPrivateFile } from "./private-file.js";
 export type { MessageId } from "./bounded-lines.js";
