@@ -2,12 +2,12 @@
 // on thread T and is killed; worker B, woken by the job's exit through wakeOnExit, polls it, and its model receives
 // the exit event exactly once. Nothing is left running after the host's shutdown.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { testEnv } from "../reliability/helpers.js";
-import { TOKEN, startHostProgram, stopAll } from "./helpers.js";
+import { TOKEN, processesRunning, startHostProgram, stopAll } from "./helpers.js";
 
 const WORKER = fileURLToPath(new URL("./fixtures/deployment-worker.ts", import.meta.url));
 const workers: ChildProcess[] = [];
@@ -34,17 +34,6 @@ function startWorker(args: string[]): { child: ChildProcess; firstLine: Promise<
     void exited.then(() => reject(new Error(`worker ${args[0]} exited without a result: ${stderr}`)));
   });
   return { child, firstLine, exited };
-}
-
-/** Processes whose command line holds `text` (the job's shell). */
-function processesRunning(text: string): number[] {
-  return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-    } catch {
-      return false;
-    }
-  }).map(Number);
 }
 
 it("a job started by a killed worker wakes the other worker once, and its model gets the exit event once", async () => {

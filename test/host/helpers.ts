@@ -1,12 +1,12 @@
 // Shared helpers of the session host tests: hosts in this process or as the exec-process-host program, raw
 // JSON-RPC connections (what an attacker or a broken client sends), and cleanup of everything a test started.
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSessionHost, HOST_DEFAULTS, type SessionHost, type SessionHostOptions } from "../../src/host/index.js";
-import { tempDir, testEnv } from "../reliability/helpers.js";
+import { readProcTable, tempDir, testEnv, type ProcEntry } from "../reliability/helpers.js";
 
 export const TOKEN = "test-token-0123456789abcdef";
 const BIN = fileURLToPath(new URL("../../bin/exec-process-host.mjs", import.meta.url));
@@ -51,6 +51,18 @@ export async function startHostProgram(args: string[] = [], env: Record<string, 
   const { socketPath } = JSON.parse(line) as { socketPath: string };
   program.socketPath = socketPath;
   return { child, socketPath, exited, stderr: () => stderr };
+}
+
+/** The live processes (zombies left out) whose command line holds `text`: a job's shell, by its command. */
+export function processesRunning(text: string): ProcEntry[] {
+  return readProcTable().filter((entry) => {
+    if (entry.state === "Z" || entry.state === "X") return false;
+    try {
+      return readFileSync(`/proc/${entry.pid}/cmdline`, "utf8").includes(text);
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
 }
 
 /** A raw connection: lines out, parsed messages in. */

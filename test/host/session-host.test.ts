@@ -2,7 +2,7 @@
 // with its exact text: a wrong token, a call before the greeting, an oversized request, the client and scope limits,
 // a killed client, a killed host, a host lost during a call, and a host that restarted.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { connectSessionHost, createSessionHost, type RemoteSessionEngine } from 
 import {
   disposeEngines, isProcessAlive, killGroup, liveGroupMembers, sleep, tempDir, testEnv, waitForGroupsGone, waitUntil,
 } from "../reliability/helpers.js";
-import { TOKEN, rawConnection, startHost, startHostProgram, stopAll } from "./helpers.js";
+import { TOKEN, processesRunning, rawConnection, startHost, startHostProgram, stopAll } from "./helpers.js";
 
 const START_JOB = fileURLToPath(new URL("./fixtures/start-job.ts", import.meta.url));
 const remotes: RemoteSessionEngine[] = [];
@@ -41,21 +41,6 @@ async function failureOf(promise: Promise<unknown>): Promise<ExecProcessError> {
 }
 
 const LOST_MARKER = `lost-call-${process.pid}`;
-
-/** The process groups of the processes whose command line holds `marker`. */
-function groupsRunning(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) continue;
-      found.push(Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[2]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 const idOf = (result: { details: object }): string => String((result.details as Record<string, unknown>)["sessionId"]);
 const pidOf = (result: { details: object }): number => Number((result.details as Record<string, unknown>)["pid"]);
@@ -238,7 +223,7 @@ describe("failures of the processes around the host", () => {
       'The connection to session host "exec-process-host" was lost during this call. '
         + "The command may still be running there: list or poll the session once the host answers again.",
     );
-    groups.push(...groupsRunning(LOST_MARKER)); // the host killed with SIGKILL could not end it
+    groups.push(...processesRunning(LOST_MARKER).map((entry) => entry.pgid)); // the host killed with SIGKILL could not end it
   });
 
   it("a host that restarted: the scope's next call says its sessions are gone (never an unknown session), then calls go on", async () => {
