@@ -6,12 +6,12 @@ import { AstBuilder, GherkinClassicTokenMatcher, Parser, compile } from "@cucumb
 import { IdGenerator } from "@cucumber/messages";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createStdioAdapter } from "../../conformance/adapters/stdio-client.js";
 import type { StdioInstance } from "../../conformance/adapters/stdio-instance.js";
 import { METHODS } from "../../conformance/adapters/stdio-protocol.js";
 import { protocolSchema, validate } from "./helpers/json-schema-subset.js";
-import { createScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
+import { useScenarioEnv } from "./helpers/scenario-env.js";
 
 const protocolDoc = readFileSync(fileURLToPath(new URL("../../conformance/PROTOCOL.md", import.meta.url)), "utf8");
 
@@ -112,14 +112,7 @@ const python = (() => {
 })();
 
 describe.runIf(python)("the Python skeleton of PROTOCOL.md", () => {
-  let scenario: ScenarioEnv;
-  beforeEach(() => {
-    scenario = createScenarioEnv();
-  });
-  afterEach(async () => {
-    expect(await scenario.survivors()).toEqual([]);
-    scenario.cleanup();
-  });
+  const currentScenario = useScenarioEnv();
 
   it("serves the kit: start, a call, an already aborted call, dispose and the end of input", async () => {
     const [skeleton] = fencedBlocks("8. A Python skeleton");
@@ -133,13 +126,13 @@ describe.runIf(python)("the Python skeleton of PROTOCOL.md", () => {
       "    def dispose(self): pass",
       "",
     ].join("\n");
-    const program = join(scenario.cwd, "..", "impl.py");
+    const program = join(currentScenario().cwd, "..", "impl.py");
     writeFileSync(program, `${stubEngine}\n${skeleton!}`);
     const adapter = await createStdioAdapter({ command: `python3 ${program}`, callTimeoutMs: 10_000 });
     expect(adapter.capabilities).toEqual(["pty"]);
-    const instance = (await adapter.start({ env: scenario.env, config: {}, cwd: scenario.cwd })) as StdioInstance;
+    const instance = (await adapter.start({ env: currentScenario().env, config: {}, cwd: currentScenario().cwd })) as StdioInstance;
     expect(await instance.call("exec", { command: "echo hi" }, { scope: "main" }))
-      .toEqual({ kind: "result", text: `${scenario.cwd} ${scenario.env["HOME"]}`, details: {}, isError: false, updates: [] });
+      .toEqual({ kind: "result", text: `${currentScenario().cwd} ${currentScenario().env["HOME"]}`, details: {}, isError: false, updates: [] });
     expect(await instance.call("exec", { command: "echo hi" }, { scope: "main", abortAfterMs: 0 }))
       .toMatchObject({ kind: "error", name: "AbortError" });
     await instance.dispose();

@@ -2,31 +2,24 @@
 // what lets a scenario's command wait until the kit has seen an update (<wait for update N>).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ToolUpdate } from "../../conformance/adapter.js";
 import createReferenceAdapter from "../../conformance/adapters/reference.js";
 import createNoProgressAdapter from "./fixtures/no-progress-adapter.js";
-import { createScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
+import { useScenarioEnv } from "./helpers/scenario-env.js";
 
-let scenario: ScenarioEnv;
-beforeEach(() => {
-  scenario = createScenarioEnv();
-});
-afterEach(async () => {
-  expect(await scenario.survivors()).toEqual([]);
-  scenario.cleanup();
-});
+const currentScenario = useScenarioEnv();
 
 /** Its second line waits for a file that onUpdate writes: the call completes only if the first update came early. */
 const WAITS_FOR_THE_KIT = "echo one; until [ -e seen ]; do sleep 0.05; done; echo two";
 
 describe("CallOptions.onUpdate", () => {
   it("receives each update of the reference while the call runs, the same updates the outcome lists", async () => {
-    const instance = await createReferenceAdapter().start({ env: scenario.env, config: {}, cwd: scenario.cwd });
+    const instance = await createReferenceAdapter().start({ env: currentScenario().env, config: {}, cwd: currentScenario().cwd });
     const seen: ToolUpdate[] = [];
     const onUpdate = (update: ToolUpdate): void => {
       seen.push(update);
-      writeFileSync(join(scenario.cwd, "seen"), "");
+      writeFileSync(join(currentScenario().cwd, "seen"), "");
     };
     const outcome = await instance.call("exec", { command: WAITS_FOR_THE_KIT, yieldMs: 20_000 }, { scope: "main", onUpdate });
     expect(outcome).toMatchObject({ kind: "result", text: "one\ntwo" });
@@ -36,7 +29,7 @@ describe("CallOptions.onUpdate", () => {
   });
 
   it("is never called by the test adapter that reports updates only with the outcome (the kit's fallback)", async () => {
-    const instance = await createNoProgressAdapter().start({ env: scenario.env, config: {}, cwd: scenario.cwd });
+    const instance = await createNoProgressAdapter().start({ env: currentScenario().env, config: {}, cwd: currentScenario().cwd });
     const seen: ToolUpdate[] = [];
     const outcome = await instance.call("exec", { command: "echo one" }, { scope: "main", onUpdate: (update) => void seen.push(update) });
     expect(outcome).toMatchObject({ kind: "result", text: "one", updates: [{ text: "one\n" }] });

@@ -4,25 +4,18 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AdapterInstance, ConformanceAdapter } from "../../conformance/adapter.js";
 import { createStdioAdapter, resolveProgram } from "../../conformance/adapters/stdio-client.js";
 import type { StdioProtocolError } from "../../conformance/adapters/stdio-error.js";
 import type { StdioInstance } from "../../conformance/adapters/stdio-instance.js";
 import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
-import { createScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
+import { createScenarioEnv, useScenarioEnv, type ScenarioEnv } from "./helpers/scenario-env.js";
 
 const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = (name: string): string => `node ${fileURLToPath(new URL(`./fixtures/${name}.mjs`, import.meta.url))}`;
 
-let scenario: ScenarioEnv;
-beforeEach(() => {
-  scenario = createScenarioEnv();
-});
-afterEach(async () => {
-  expect(await scenario.survivors()).toEqual([]);
-  scenario.cleanup();
-});
+const currentScenario = useScenarioEnv();
 
 /** The process exists and is no zombie. */
 function isAlive(pid: number): boolean {
@@ -35,7 +28,7 @@ function isAlive(pid: number): boolean {
 }
 
 const startIn = (adapter: ConformanceAdapter): Promise<AdapterInstance> =>
-  adapter.start({ env: scenario.env, config: { tools: { exec: {} } }, cwd: scenario.cwd });
+  adapter.start({ env: currentScenario().env, config: { tools: { exec: {} } }, cwd: currentScenario().cwd });
 
 /** The rejection of `promise`, which must come within `withinMs`. */
 async function rejectionOf(promise: Promise<unknown>, withinMs: number): Promise<StdioProtocolError> {
@@ -74,10 +67,10 @@ describe("createStdioAdapter with the reference stdio server", () => {
     const second = createScenarioEnv();
     const third = createScenarioEnv();
     try {
-      const a = await host(scenario);
+      const a = await host(currentScenario());
       const b = await host(second);
       expect(b.pid).toBe(a.pid); // the same implementation process served both
-      expect([a.marker, b.marker]).toEqual([scenario.env["CONFORMANCE_SCENARIO"], second.env["CONFORMANCE_SCENARIO"]]);
+      expect([a.marker, b.marker]).toEqual([currentScenario().env["CONFORMANCE_SCENARIO"], second.env["CONFORMANCE_SCENARIO"]]);
       expect(await second.survivors()).toEqual([]); // the idle process carries no scenario's marker
       process.kill(b.pid, "SIGKILL");
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -125,7 +118,7 @@ describe("createStdioAdapter with the reference stdio server", () => {
     const deadline = Date.now() + 10_000;
     while (isAlive(serverPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(isAlive(serverPid)).toBe(false);
-    // afterEach: no process with the scenario's marker survives (the survivor check waits up to 3 s)
+    // after each test (useScenarioEnv): no process with the scenario's marker survives (the survivor check waits up to 3 s)
   });
 });
 
@@ -141,7 +134,7 @@ describe("progress while a call runs (protocol version 2)", () => {
     const seen: unknown[] = [];
     const onUpdate = (update: unknown): void => {
       seen.push(update);
-      writeFileSync(join(scenario.cwd, "seen"), "");
+      writeFileSync(join(currentScenario().cwd, "seen"), "");
     };
     const outcome = await instance.call("exec", { command: waitsForTheKit, yieldMs: 20_000 }, { scope: "main", onUpdate });
     expect(outcome).toMatchObject({ kind: "result", text: "one\ntwo" });

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach, expect } from "vitest";
 import { findSurvivors, killSurvivors } from "../../../step-definitions/support/survivors.js";
 
 export interface ScenarioEnv {
@@ -33,4 +34,20 @@ export function createScenarioEnv(): ScenarioEnv {
     },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A new scenario environment for each test of the calling file or describe block, checked for survivors and
+ * removed after it; returns the function that gives the current one.
+ */
+export function useScenarioEnv(): () => ScenarioEnv {
+  let scenario: ScenarioEnv | undefined;
+  beforeEach(() => {
+    scenario = createScenarioEnv();
+  });
+  afterEach(async () => {
+    expect(await scenario!.survivors()).toEqual([]);
+    scenario!.cleanup();
+  });
+  return () => scenario!;
 }
