@@ -2,6 +2,7 @@
 // with its exact text: a wrong token, a call before the greeting, an oversized request, the client and scope limits,
 // a killed client, a killed host, a host lost during a call, and a host that restarted.
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -349,5 +350,26 @@ describe("a host killed with SIGKILL", () => {
     next.child.kill("SIGTERM");
     expect(await next.exited).toEqual([0, null]);
     expect(existsSync(`${socketPath}.instance`)).toBe(false); // a clean end leaves nothing to take over
+  });
+});
+
+describe("a host that does not answer", () => {
+  it("fails the connection after connectTimeoutMs with the host named, and closes its socket", async () => {
+    const socketPath = `${tempDir("silent-host-")}/host.sock`;
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const silent = createServer((socket) => socket.resume().once("close", () => closed())); // reads, so it sees the end
+    await new Promise<void>((resolve) => silent.listen(socketPath, resolve));
+    try {
+      const failure = await failureOf(connectSessionHost({ socketPath, token: TOKEN, connectTimeoutMs: 300 }));
+      expect(failure.code).toBe("session-host-unreachable");
+      expect(failure.message).toBe(
+        'Session host "exec-process-host" cannot be reached: it did not answer in time. '
+          + "Start it again (exec-process-host) and retry; the sessions of a host that stopped are gone.",
+      );
+      await connectionClosed; // the client gave its connection up
+    } finally {
+      silent.close();
+    }
   });
 });
