@@ -1,11 +1,11 @@
 // The README's wakeOnExit script, run as a script (issue 37 item 1): with a scripted model in place of `model`, it
 // prints the agent's first answer, the exit event and the woken agent's answer, and then ends by itself.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { readmeTypeScriptBlocks, ROOT, useScratchFolder } from "../helpers/readme.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const SCRIPT_TIMEOUT_MS = 60_000;
 
 /** The model the README leaves to the reader: it starts a 1 s build in the background, then answers twice. */
@@ -19,24 +19,15 @@ const model = fakeModel()
 
 /** The README's TypeScript block that prints the woken agent's answer. */
 function wakeScript(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
-  const [script, ...others] = blocks.filter((code) => code.includes("wake.nextRun()") && code.includes("print("));
+  const [script, ...others] = readmeTypeScriptBlocks().filter((code) => code.includes("wake.nextRun()") && code.includes("print("));
   expect(others).toEqual([]);
   return script!.replaceAll('from "langchain-exec-process"', `from ${JSON.stringify(join(ROOT, "src/index.ts"))}`);
 }
 
-let work: string;
-beforeAll(() => {
-  mkdirSync(join(ROOT, ".scratch"), { recursive: true });
-  work = mkdtempSync(join(ROOT, ".scratch", "readme-wake-"));
-});
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const work = useScratchFolder("readme-wake-");
 
 it("prints the woken agent's answer and ends by itself, as the README's wakeOnExit script", () => {
-  const file = join(work, "wake.mts");
+  const file = join(work(), "wake.mts");
   writeFileSync(file, `${SCRIPTED_MODEL}${wakeScript()}`);
   const run = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: ROOT, encoding: "utf8", timeout: SCRIPT_TIMEOUT_MS });
   expect(run.stderr).toBe("");

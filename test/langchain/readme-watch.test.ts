@@ -2,11 +2,11 @@
 // a dev server that prints its ready line after 2 s, watches for it, and is woken by the watch event while the server
 // still runs; the script prints the three lines and ends by itself.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { readmeTypeScriptBlocks, ROOT, useScratchFolder } from "../helpers/readme.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const SCRIPT_TIMEOUT_MS = 60_000;
 
 /** The model the README leaves to the reader: exec in the background, watch its session, then answer twice. */
@@ -24,24 +24,15 @@ const model = fakeModel()
 `;
 
 function watchScript(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
-  const [script, ...others] = blocks.filter((code) => code.includes("ready.nextRun()"));
+  const [script, ...others] = readmeTypeScriptBlocks().filter((code) => code.includes("ready.nextRun()"));
   expect(others).toEqual([]);
   return script!.replaceAll('from "langchain-exec-process"', `from ${JSON.stringify(join(ROOT, "src/index.ts"))}`);
 }
 
-let work: string;
-beforeAll(() => {
-  mkdirSync(join(ROOT, ".scratch"), { recursive: true });
-  work = mkdtempSync(join(ROOT, ".scratch", "readme-watch-"));
-});
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const work = useScratchFolder("readme-watch-");
 
 it("prints the agent's answer, the watch event and the woken agent's answer, as the README's watch script", () => {
-  const file = join(work, "watch.mts");
+  const file = join(work(), "watch.mts");
   writeFileSync(file, `${SCRIPTED_MODEL}${watchScript()}`);
   const run = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: ROOT, encoding: "utf8", timeout: SCRIPT_TIMEOUT_MS });
   expect(run.stderr).toBe("");

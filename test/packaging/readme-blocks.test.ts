@@ -3,12 +3,12 @@
 // in a folder of this package, so that "langchain-exec-process" is the package itself (its build). The wakeOnExit
 // and watch blocks have tests of their own (test/langchain/readme-wake.test.ts, readme-watch.test.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ROOT, typeScriptBlocks, useScratchFolder } from "../helpers/readme.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const RUN_TIMEOUT_MS = 60_000;
 
 /** The TypeScript blocks of the README section whose heading is `heading`. */
@@ -18,7 +18,7 @@ function blocksOf(heading: string): string[] {
   if (start === -1) throw new Error(`the README has no section ${heading}`);
   const end = readme.indexOf("\n## ", start + heading.length + 2);
   const section = readme.slice(start, end === -1 ? undefined : end);
-  return [...section.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+  return typeScriptBlocks(section);
 }
 
 /** A scripted model for a block that names `model` without making one: it answers once, "started". */
@@ -46,19 +46,12 @@ function asCommonJs(module: string): string {
   return `${requires.join("\n")}\n(async () => {\n${body}\n})().catch((error) => { console.error(error); process.exitCode = 1; });\n`;
 }
 
-let work = "";
-beforeAll(() => {
-  mkdirSync(join(ROOT, ".scratch"), { recursive: true });
-  work = mkdtempSync(join(ROOT, ".scratch", "readme-blocks-"));
-});
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const work = useScratchFolder("readme-blocks-");
 
 function run(name: string, source: string): { status: number | null; stdout: string; stderr: string } {
-  const file = join(work, name);
+  const file = join(work(), name);
   writeFileSync(file, source);
-  const child = spawnSync(process.execPath, [file], { cwd: work, encoding: "utf8", timeout: RUN_TIMEOUT_MS, env: { ...process.env, SHELL: "/bin/sh" } });
+  const child = spawnSync(process.execPath, [file], { cwd: work(), encoding: "utf8", timeout: RUN_TIMEOUT_MS, env: { ...process.env, SHELL: "/bin/sh" } });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 

@@ -2,11 +2,11 @@
 // each ```ts block becomes a module of its own, with the names it uses from earlier blocks (model, tools, …)
 // declared; "langchain-exec-process" resolves to src/. One tsc run checks them all.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { readmeTypeScriptBlocks, ROOT, useScratchFolder } from "../helpers/readme.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const TSC_TIMEOUT_MS = 300_000;
 
 /** Names a snippet may use from the blocks before it, and how they are declared when it does not declare them. */
@@ -21,9 +21,6 @@ const CONTEXT: Record<string, string> = {
   hostKey: "declare const hostKey: string;",
 };
 
-function typeScriptBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
-}
 
 /** The identifiers a snippet declares itself: imports, const/let/function names, destructured names. */
 function declaredNames(code: string): Set<string> {
@@ -43,17 +40,11 @@ function snippetModule(code: string): string {
   return `${context.join("\n")}\n${code}\nexport {};\n`;
 }
 
-let work: string;
-beforeAll(() => {
-  mkdirSync(join(ROOT, ".scratch"), { recursive: true });
-  work = mkdtempSync(join(ROOT, ".scratch", "typecheck-"));
-});
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const scratch = useScratchFolder("typecheck-");
 
 it("compiles every TypeScript snippet of the README and the type fixture under --strict, and nothing else fails", () => {
-  const blocks = typeScriptBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+  const work = scratch();
+  const blocks = readmeTypeScriptBlocks();
   expect(blocks.length).toBeGreaterThanOrEqual(4);
   blocks.forEach((code, index) => writeFileSync(join(work, `readme-${index + 1}.mts`), snippetModule(code)));
   writeFileSync(join(work, "tsconfig.json"), JSON.stringify({
