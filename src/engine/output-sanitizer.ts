@@ -262,6 +262,7 @@ class StreamSanitizer implements OutputSanitizer {
   }
 
   #sanitizeText(text: string): string {
+    if (text === "" && this.#heldHighSurrogate === "") return ""; // the end of a command without output
     let stripped = this.#heldHighSurrogate + this.#stripSequences(text);
     this.#heldHighSurrogate = "";
     if (stripped.length > 0 && isHighSurrogate(stripped.charCodeAt(stripped.length - 1))) {

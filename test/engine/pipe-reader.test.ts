@@ -63,6 +63,16 @@ describe("readPipe", () => {
     expect(text()).toBe("done\n");
   }, 30_000);
 
+  it("lends the buffer to the child's own stream, which stays open and closes last: no second socket is built", async () => {
+    const child = spawnShell("printf lent");
+    const { reader, buffers, text } = collect(child, true);
+    expect(child.stdout!.destroyed).toBe(false);
+    await Promise.all([reader.closed, exited(child)]);
+    expect(text()).toBe("lent");
+    expect(buffers.size).toBe(1);
+    expect(child.stdout!.destroyed).toBe(true);
+  }, 30_000);
+
   it("gives chunks of their own without lending", async () => {
     const child = spawnShell("head -c 3000000 /dev/zero | tr '\\0' b");
     const { reader, buffers, text } = collect(child, false);

@@ -10,8 +10,9 @@ export function resolveWorkdir(workdir: unknown, defaultCwd: string): WorkdirRes
   if (requested.trim() === "") return { ok: false, requested };
   const full = resolve(defaultCwd, requested);
   try {
-    if (!statSync(full).isDirectory()) return { ok: false, requested };
-    return { ok: true, cwd: realpathSync(full) };
+    // realpath(3) in one call, then one stat: the JavaScript realpath reads every component of the path.
+    const cwd = realpathSync.native(full);
+    return statSync(cwd).isDirectory() ? { ok: true, cwd } : { ok: false, requested };
   } catch {
     return { ok: false, requested };
   }

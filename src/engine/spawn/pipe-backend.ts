@@ -34,8 +34,10 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
       if (child.pid === undefined) reject(spawnError(error));
     });
     child.once("spawn", () => {
+      // Closed at once, not ended: the command reads end-of-file either way, and an end first sends a shutdown
+      // request that costs a turn of the event loop and a quarter of what a foreground exec adds to its spawn.
       child.stdin?.on("error", () => {});
-      child.stdin?.end();
+      child.stdin?.destroy();
       const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => {
         child.once("exit", (code, signal) => {
           sink.onExit(code, signal);
@@ -61,22 +63,29 @@ function spawnChild(request: SpawnRequest, detached: boolean): ChildProcess {
 
 function createHandle(child: ChildProcess, detached: boolean, readers: readonly PipeReader[]): ChildHandle {
   const pid = child.pid;
-  // The command's ends of its stdout and stderr, read while it runs, to find who still holds them later.
-  const outputTargets = new Set(pid === undefined ? [] : descriptorTargets(pid, OUTPUT_FDS));
+  // The command's ends of its stdout and stderr, to find who still holds them after its exit (KILL-11). Read once the
+  // session outlives its call (unref) or is signalled, while the shell still runs: not for every command, since
+  // /proc of a process just started costs more than a third of what a foreground exec adds to its spawn (issue 36).
+  // Node's stdio are socket pairs, so this end's name is not theirs.
+  let outputTargets: Set<string> | undefined;
+  const noteOutputTargets = (): Set<string> =>
+    (outputTargets ??= new Set(pid === undefined ? [] : descriptorTargets(pid, OUTPUT_FDS)));
   return {
     pid,
     pty: false,
     cursorKeyMode: "normal",
     stdin: undefined,
     signal: pid === undefined ? undefined : (signal: TerminationSignal) => {
+      noteOutputTargets();
       if (detached) sendSignal(-pid, signal);
       else for (const member of processTree(pid)) sendSignal(member, signal);
     },
     release() {
       for (const reader of readers) reader.stopDelivering();
     },
-    outputHolders: () => processesHolding(outputTargets),
+    outputHolders: () => processesHolding(noteOutputTargets()),
     unref() {
+      noteOutputTargets();
       child.unref();
       for (const reader of readers) reader.unref();
     },
