@@ -1,6 +1,7 @@
 // exec-process-mcp: serves exec and process over stdio (default) or Streamable HTTP. SIGTERM and SIGINT end every
 // MCP session, and so every process the server started, before the server exits. A fatal error ends them too, says
 // why on stderr in one line and exits with code 1 (issue 32).
+import { config as zodConfig } from "zod";
 import { ExecProcessError } from "../src/engine/index.js";
 import { createServerExecutors } from "./executors.js";
 import { exitOnFatal, fatalLine } from "./fatal.js";
@@ -24,6 +25,9 @@ const noAuthNotice = (url: string): string =>
 
 /** Runs the server until its client goes (stdio), a signal stops it or a fatal error; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  // zod compiles a parser for each object schema at its first parse: a cost a server that answers a few calls per
+  // second never earns back, about a tenth of a short stdio session's CPU (the kit's MCP pass starts 700; issue 36).
+  zodConfig({ jitless: true });
   const stopCatching = exitOnFatal(log);
   try {
     return await serve(argv);

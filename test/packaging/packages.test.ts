@@ -24,7 +24,7 @@ const KIT_ONLY = ["@cucumber/cucumber", "tsx", "esbuild"];
 /** A feature with no @slow scenario; its @pty scenarios are left out, since the installs have no node-pty. */
 const KIT_FEATURE = "features/session_ids_and_names.feature";
 /** What the server's package needs besides the tools package (and what that one needs). */
-const MCP_DEPENDENCIES = ["@modelcontextprotocol/sdk", "langchain-exec-process"];
+const MCP_DEPENDENCIES = ["@modelcontextprotocol/sdk", "langchain-exec-process", "zod"];
 const TOOLS_AND_PEERS = ["langchain-exec-process", "@langchain/core", "langchain"];
 const KIT_NAME = "exec-process-conformance";
 
