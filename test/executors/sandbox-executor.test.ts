@@ -138,9 +138,13 @@ describeSandbox("createSandboxExecutor", () => {
       const done = await pollUntilDone(engine, sessionIdOf(started));
       const left = processesWith(marker);
       killAll(left);
-      expect(done.details, `round ${round}`).toMatchObject({
-        status: "completed", exitReason: "manual-cancel", exitCode: null, exitSignal: "SIGTERM",
-      });
+      expect(done.details, `round ${round}`).toMatchObject({ status: "completed", exitReason: "manual-cancel" });
+      // Ended by the SIGTERM, not by the SIGKILL after the grace period. A SIGTERM that meets dash while it forks
+      // the command is taken by dash, which then exits 128+15 itself (seen once in a full CI run; the supervisor's
+      // tests wait for sleep to run for that reason): that is the same end, told by the shell.
+      const { exitCode, exitSignal } = done.details as { exitCode: number | null; exitSignal: string | null };
+      expect([exitCode, exitSignal], `round ${round}`).toSatisfy(([code, signal]: [number | null, string | null]) =>
+        (code === null && signal === "SIGTERM") || (code === 143 && signal === null));
       expect(left, `round ${round}`).toEqual([]);
     }
   }, 120_000);
