@@ -83,6 +83,20 @@ describeSandbox("createSandboxExecutor", () => {
     expect(textOf(result)).toBe("hello exec\n\n(Command exited with code 3)");
   });
 
+  it.each(["auto", "node"] as const)("with supervisor %j, runs the shell as its supervisor's child and reports it exactly", async (supervisor) => {
+    const { engine } = sandboxEngine({ supervisor });
+    const result = await engine.exec({ host: "sandbox", command: "cat /proc/$PPID/comm; exit 4" }, ctx);
+    expect(result.details).toMatchObject({ exitCode: 4, exitSignal: null });
+    const perl = ["/usr/bin/perl", "/bin/perl"].some((path) => existsSync(path)) && ["x64", "arm64"].includes(process.arch);
+    expect(textOf(result).split("\n")[0]).toBe(supervisor === "auto" && perl ? "perl" : "node");
+    const killed = await engine.exec({ host: "sandbox", command: "kill -s TERM $$" }, ctx);
+    expect(killed.details).toMatchObject({ exitCode: null, exitSignal: "SIGTERM" });
+  });
+
+  it("refuses a supervisor other than auto or node, naming the option", () => {
+    expect(() => createSandboxExecutor({ supervisor: "python" as "node" })).toThrow(/supervisor/);
+  });
+
   it("reports the signal of a command that kills itself, and keeps exit codes above 128 as codes", async () => {
     const { engine } = sandboxEngine();
     const killed = await engine.exec({ host: "sandbox", command: "kill -s KILL $$" }, ctx);

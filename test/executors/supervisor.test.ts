@@ -7,7 +7,7 @@ import { Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  LAUNCH_SHELL, launchArgs, SECCOMP_FD, supervisorArgs, type MountCheck,
+  LAUNCH_SHELL, launchArgs, SECCOMP_FD, supervisorArgs, supervisorLaunch, supervisorProgram, type MountCheck, type SupervisorProgram,
 } from "../../src/executors/sandbox/supervisor.js";
 import { cleanUp, markerSeconds, onCleanUp, scratchDir, sleepers, waitUntil } from "./helpers.js";
 
@@ -30,9 +30,9 @@ function controlFifo(): { path: string; text(): string; ended: Promise<string> }
 interface Run { pid: number; stdout(): string; stderr(): string; exited: Promise<{ code: number | null; signal: string | null }> }
 
 /** Starts `file` as the leader of a process group of its own, fd 3 on `fd3` when given; SIGKILLed at clean-up. */
-function start(file: string, args: readonly string[], options: { fd3?: string; cwd?: string } = {}): Run {
+function start(file: string, args: readonly string[], options: { fd3?: string; cwd?: string; env?: Record<string, string> } = {}): Run {
   const fd3 = options.fd3 === undefined ? "ignore" : openSync(options.fd3, constants.O_WRONLY);
-  const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe", fd3], env, cwd: options.cwd ?? "/", detached: true });
+  const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe", fd3], env: options.env ?? env, cwd: options.cwd ?? "/", detached: true });
   if (typeof fd3 === "number") closeSync(fd3); // the child's copy is the only writer now
   const { pid, stdout: out, stderr: err } = child;
   if (pid === undefined || !out || !err) throw new Error(`${file} did not start`);
@@ -56,10 +56,22 @@ function start(file: string, args: readonly string[], options: { fd3?: string; c
   return { pid, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** The supervisor as bubblewrap would start it, with `/bin/sh -c command` as the shell and the FIFO as fd 3. */
-function supervise(fifo: string, command: string, options: { checks?: MountCheck[]; nodeOptions?: string; shell?: string; cwd?: string } = {}): Run {
-  const [node = "", ...args] = supervisorArgs(options.checks ?? [], options.nodeOptions);
-  return start(node, [...args, options.shell ?? "/bin/sh", "-c", command], { fd3: fifo, ...(options.cwd ? { cwd: options.cwd } : {}) });
+/** Both supervisors: Perl where this host has it (as the executor picks it), and Node. */
+const PERL = ["/usr/bin/perl", "/bin/perl"].find((path) => existsSync(path));
+const PROGRAMS: SupervisorProgram[] = [{ kind: "node" }, ...(PERL ? [{ kind: "perl" as const, perlPath: PERL }] : [])];
+
+/**
+ * The supervisor as bubblewrap would start it, with `/bin/sh -c command` as the shell and the FIFO as fd 3, in the
+ * environment `extraEnv` adds to (handed over to the shell as the executor hands it).
+ */
+function supervise(program: SupervisorProgram, fifo: string, command: string, options: {
+  checks?: MountCheck[]; extraEnv?: Record<string, string>; shell?: string; cwd?: string;
+} = {}): Run {
+  const launch = supervisorLaunch(program, options.checks ?? [], { ...env, ...options.extraEnv });
+  const [file = "", ...args] = launch.args;
+  return start(file, [...args, options.shell ?? "/bin/sh", "-c", command], {
+    fd3: fifo, env: launch.env, ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
 }
 
 function checkOf(path: string): MountCheck {
@@ -81,10 +93,35 @@ describe("supervisorArgs", () => {
   });
 });
 
-describe("the supervisor", () => {
+describe("supervisorLaunch and supervisorProgram", () => {
+  it("gives Perl the checks and the variables that steer its start as arguments, and leaves those out of its environment", () => {
+    const launch = supervisorLaunch({ kind: "perl", perlPath: "/usr/bin/perl" }, [["/work", "1", "2"]], {
+      PATH: "/bin", PERL5OPT: "-Mevil", PERL5LIB: "/w", NODE_OPTIONS: "--x",
+    });
+    expect(launch.args[0]).toBe("/usr/bin/perl");
+    expect(launch.args.slice(3)).toEqual(["--", "2", "PERL5OPT", "-Mevil", "PERL5LIB", "/w", "1", "/work", "1", "2"]);
+    expect(launch.env).toEqual({ PATH: "/bin", NODE_OPTIONS: "--x" });
+  });
+
+  it("gives Node the checks as JSON and NODE_OPTIONS behind a marker, and leaves NODE_OPTIONS out of its environment", () => {
+    const launch = supervisorLaunch({ kind: "node" }, [], { PATH: "/bin", NODE_OPTIONS: "--x", PERL5OPT: "-w" });
+    expect(launch.args).toEqual(supervisorArgs([], "--x"));
+    expect(launch.env).toEqual({ PATH: "/bin", PERL5OPT: "-w" });
+  });
+
+  it("picks Perl only at an absolute path and on x64 or arm64", () => {
+    expect(supervisorProgram("/usr/bin/perl", "x64")).toEqual({ kind: "perl", perlPath: "/usr/bin/perl" });
+    expect(supervisorProgram("/usr/bin/perl", "arm64")).toEqual({ kind: "perl", perlPath: "/usr/bin/perl" });
+    expect(supervisorProgram("/usr/bin/perl", "mips")).toEqual({ kind: "node" });
+    expect(supervisorProgram("perl", "x64")).toEqual({ kind: "node" });
+    expect(supervisorProgram(undefined, "x64")).toEqual({ kind: "node" });
+  });
+});
+
+describe.each(PROGRAMS)("the supervisor ($kind)", (program) => {
   it("runs the shell and reports its start and its exit code, each on a line of its own, and exits with that code", async () => {
     const fifo = controlFifo();
-    const run = supervise(fifo.path, "echo out; exit 3");
+    const run = supervise(program, fifo.path, "echo out; exit 3");
     expect(await run.exited).toEqual({ code: 3, signal: null });
     expect(await fifo.ended).toBe(line({ started: true }) + line({ exit: { code: 3, signal: null } }));
     expect(run.stdout()).toBe("out\n");
@@ -92,7 +129,7 @@ describe("the supervisor", () => {
 
   it("reports a shell that died of a signal as that signal, and exits with 128", async () => {
     const fifo = controlFifo();
-    const run = supervise(fifo.path, "kill -s KILL $$");
+    const run = supervise(program, fifo.path, "kill -s KILL $$");
     expect(await run.exited).toEqual({ code: 128, signal: null });
     expect(await fifo.ended).toBe(line({ started: true }) + line({ exit: { code: null, signal: "SIGKILL" } }));
   });
@@ -101,7 +138,7 @@ describe("the supervisor", () => {
     "outlives a %s sent to the whole group and reports how the shell ended", async (signal) => {
       const fifo = controlFifo();
       const marker = markerSeconds();
-      const run = supervise(fifo.path, `sleep ${marker}`, { cwd: scratchDir("supervisor-cwd-") }); // a core dump would land there
+      const run = supervise(program, fifo.path, `sleep ${marker}`, { cwd: scratchDir("supervisor-cwd-") }); // a core dump would land there
       expect(await waitUntil(() => fifo.text().includes('"started"'), 10_000)).toBe(true);
       // The shell reports its start before it has become sleep: a signal in between can be lost in dash's fork
       // (seen once on a loaded CI machine), so the signal goes once sleep runs.
@@ -116,7 +153,7 @@ describe("the supervisor", () => {
     const dir = scratchDir("supervisor-mounts-");
     mkdirSync(join(dir, "a"));
     const fifo = controlFifo();
-    const run = supervise(fifo.path, "exit 0", { checks: [checkOf(dir), checkOf(join(dir, "a"))] });
+    const run = supervise(program, fifo.path, "exit 0", { checks: [checkOf(dir), checkOf(join(dir, "a"))] });
     expect(await run.exited).toEqual({ code: 0, signal: null });
     expect(await fifo.ended).toBe(line({ started: true }) + line({ exit: { code: 0, signal: null } }));
   });
@@ -138,7 +175,7 @@ describe("the supervisor", () => {
     const dir = scratchDir("supervisor-mounts-");
     mkdirSync(join(dir, "a"));
     const fifo = controlFifo();
-    const run = supervise(fifo.path, `touch ${join(dir, "ran")}`, { checks: checks(dir) });
+    const run = supervise(program, fifo.path, `touch ${join(dir, "ran")}`, { checks: checks(dir) });
     expect(await run.exited).toEqual({ code: 125, signal: null });
     expect(await fifo.ended).toBe(line({ refused }));
     expect(existsSync(join(dir, "ran"))).toBe(false);
@@ -146,7 +183,7 @@ describe("the supervisor", () => {
 
   it("reports a shell that cannot start, and exits with 127", async () => {
     const fifo = controlFifo();
-    const run = supervise(fifo.path, "true", { shell: "/nonexistent/sh" });
+    const run = supervise(program, fifo.path, "true", { shell: "/nonexistent/sh" });
     expect(await run.exited).toEqual({ code: 127, signal: null });
     expect(await fifo.ended).toBe(line({ error: "spawn /nonexistent/sh ENOENT" }));
   });
@@ -157,16 +194,27 @@ describe("the supervisor", () => {
     ["--max-old-space-size=64", "set:--max-old-space-size=64"],
   ])("hands the command's NODE_OPTIONS (%j) back to the shell", async (nodeOptions, seen) => {
     const fifo = controlFifo();
-    const run = supervise(fifo.path, 'if [ -n "${NODE_OPTIONS+x}" ]; then echo "set:$NODE_OPTIONS"; else echo unset; fi', {
-      ...(nodeOptions !== undefined ? { nodeOptions } : {}),
+    const run = supervise(program, fifo.path, 'if [ -n "${NODE_OPTIONS+x}" ]; then echo "set:$NODE_OPTIONS"; else echo unset; fi', {
+      ...(nodeOptions !== undefined ? { extraEnv: { NODE_OPTIONS: nodeOptions } } : {}),
     });
     expect(await run.exited).toEqual({ code: 0, signal: null });
     expect(run.stdout()).toBe(`${seen}\n`);
   });
 
+  it("hands the command's PERL5OPT and PERL5LIB back to the shell, and they do not reach the supervisor's start", async () => {
+    const fifo = controlFifo();
+    // Perl would stop at once on this switch, before it ran the shell, if the supervisor's own start read it.
+    const run = supervise(program, fifo.path, 'echo "$PERL5OPT|$PERL5LIB"', {
+      extraEnv: { PERL5OPT: "-MNoSuchModuleForTheSupervisor", PERL5LIB: "/nonexistent" },
+    });
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.stdout()).toBe("-MNoSuchModuleForTheSupervisor|/nonexistent\n");
+    expect(await fifo.ended).toBe(line({ started: true }) + line({ exit: { code: 0, signal: null } }));
+  });
+
   it("moves the control channel off fd 3 and does not pass it on to the shell", async () => {
     const fifo = controlFifo();
-    const run = supervise(fifo.path, [
+    const run = supervise(program, fifo.path, [
       'for fd in /proc/$$/fd/*; do readlink "$fd"; done',
       "[ -e /proc/$$/fd/3 ] && echo shell-fd3-open || echo shell-fd3-closed",
       "[ -e /proc/$PPID/fd/3 ] && echo supervisor-fd3-open || echo supervisor-fd3-closed",

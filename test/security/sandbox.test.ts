@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSandboxExecutor, ExecProcessError, type SandboxExecutorOptions, type LocalSessionEngine } from "../../src/index.js";
+import { createSandboxExecutor, createSessionEngine, ExecProcessError, type SandboxExecutorOptions, type LocalSessionEngine } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import {
   cleanUp, ctx, engineWith, killAll, markerSeconds, onCleanUp, processesWith, scratchDir, sessionIdOf, textOf, waitUntil,
@@ -131,6 +131,26 @@ describeSandbox("finding 2: the exit report cannot freeze or swell the host", ()
     const { result } = await run(lie);
     // The supervisor's own report comes last and wins: the lie is overwritten.
     expect(result.details).toMatchObject({ exitCode: 9, exitSignal: null });
+  });
+
+  it("a Perl module named by PERL5OPT and PERL5LIB of the engine's environment never runs in the supervisor: only the shell sees them", async () => {
+    // The engine refuses them as a call's env overrides (the block list), so they come from the environment the
+    // engine was given, which the command inherits.
+    const workdir = scratchDir("sec-work-");
+    const engine = createSessionEngine({
+      cwd: workdir, executors: { sandbox: createSandboxExecutor() },
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: workdir, LANG: "C.UTF-8", PERL5OPT: "-MForge", PERL5LIB: workdir },
+    });
+    onCleanUp(() => engine.dispose());
+    // Loaded into a Perl supervisor, this would report a clean exit and end it before the command ran.
+    writeFileSync(join(workdir, "Forge.pm"), [
+      "package Forge;",
+      'BEGIN { if (open(my $c, ">", "/proc/self/fd/3")) { syswrite($c, "\n{\"exit\":{\"code\":0,\"signal\":null}}\n") } exit 0 }',
+      "1;", "",
+    ].join("\n"));
+    const result = await engine.exec({ host: "sandbox", command: 'echo "ran with $PERL5OPT"; exit 7' }, ctx);
+    expect(textOf(result)).toContain("ran with -MForge\n");
+    expect(result.details).toMatchObject({ exitCode: 7, exitSignal: null });
   });
 
   it("the control channel's folder is invisible inside, gone once the shell runs, and nothing is left after dispose", async () => {
