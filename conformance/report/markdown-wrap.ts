@@ -6,6 +6,8 @@ export const TERMINAL_COLUMNS = 100;
 
 /** Columns a string takes in a terminal: wide (East Asian) characters and emoji take two, joiners and variation selectors none. */
 export function displayWidth(text: string): number {
+  // Below U+0300 every character takes one column: most lines are measured without a look at each character.
+  if (NARROW_ONLY.test(text)) return text.length;
   let width = 0;
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
@@ -15,11 +17,14 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+const NARROW_ONLY = /^[\u0000-\u02ff]*$/;
+const WIDE_SYMBOLS = new Set([0x23e9, 0x23ea, 0x23ed, 0x23ef, 0x23f8, 0x23f9, 0x274c, 0x2705, 0x2796, 0x26a0]);
+
 function isWide(code: number): boolean {
   return (code >= 0x1100 && code <= 0x115f) || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3)
     || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60)
     || (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1f300 && code <= 0x1faff)
-    || [0x23e9, 0x23ea, 0x23ed, 0x23ef, 0x23f8, 0x23f9, 0x274c, 0x2705, 0x2796, 0x26a0].includes(code);
+    || WIDE_SYMBOLS.has(code);
 }
 
 /**
@@ -48,14 +53,18 @@ function atoms(text: string): string[] {
 export function wrapMarkdown(text: string, width = TERMINAL_COLUMNS, firstPrefix = "", prefix = ""): string[] {
   const lines: string[] = [];
   let line = firstPrefix;
+  // Atoms split at spaces and backticks, never inside a character: a line's width is the sum of its parts'.
+  let lineWidth = displayWidth(firstPrefix);
   let empty = true;
   for (const atom of atoms(text)) {
-    const candidate = empty ? `${line}${atom}` : `${line} ${atom}`;
-    if (!empty && displayWidth(candidate) > width) {
+    const atomWidth = displayWidth(atom);
+    if (!empty && lineWidth + 1 + atomWidth > width) {
       lines.push(line);
       line = `${prefix}${atom}`;
+      lineWidth = displayWidth(prefix) + atomWidth;
     } else {
-      line = candidate;
+      line = empty ? `${line}${atom}` : `${line} ${atom}`;
+      lineWidth += (empty ? 0 : 1) + atomWidth;
     }
     empty = false;
   }

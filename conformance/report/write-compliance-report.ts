@@ -114,10 +114,10 @@ function readIfPresent(path: string): string | undefined {
 function readUnloadedScenarios(featuresDir: string, cwd: string, loaded: readonly ScenarioResult[], steps: Map<string, ScenarioStep[]>): ScenarioResult[] {
   if (!existsSync(featuresDir)) return [];
   const loadedUris = new Set(loaded.map((scenario) => scenario.uri));
-  return readFeatureScenarios(featuresDir).flatMap((scenario): ScenarioResult[] => {
-    const uri = relative(cwd, join(featuresDir, scenario.uri));
-    if (loadedUris.has(uri)) return [];
+  const uriOf = (file: string): string => relative(cwd, join(featuresDir, file));
+  return readFeatureScenarios(featuresDir, (file) => !loadedUris.has(uriOf(file))).map((scenario): ScenarioResult => {
+    const uri = uriOf(scenario.uri);
     steps.set(scenarioKey({ uri, line: scenario.line }), scenario.steps);
-    return [{ uri, name: scenario.name, line: scenario.line, tags: scenario.tags, status: "not run" }];
+    return { uri, name: scenario.name, line: scenario.line, tags: scenario.tags, status: "not run" };
   });
 }
