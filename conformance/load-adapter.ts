@@ -5,6 +5,7 @@ import type { AdapterFactory, Capability, ConformanceAdapter } from "./adapter.j
 import { createStdioAdapter, stdioAdapterName } from "./adapters/stdio-client.js";
 import { CAPABILITIES } from "./adapters/stdio-protocol.js";
 import { mcpAdapterName } from "./adapters/mcp-adapter-name.js";
+import { REFERENCE_ADAPTER_NAME } from "./adapters/reference-adapter-name.js";
 
 /** Per-request timeout of stdio implementations when CONFORMANCE_CALL_TIMEOUT_MS is not set. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -55,6 +56,7 @@ export async function adapterNameFromEnvironment(env: NodeJS.ProcessEnv = proces
   if (mcpCommand) return mcpAdapterName(mcpCommand);
   const command = env["CONFORMANCE_COMMAND"];
   if (command) return stdioAdapterName(command);
+  if (env["CONFORMANCE_ADAPTER"] === undefined) return REFERENCE_ADAPTER_NAME;
   return (await loadAdapterFromEnvironment(env)).name;
 }
 

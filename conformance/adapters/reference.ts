@@ -13,11 +13,12 @@ import {
 } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";
+import { REFERENCE_ADAPTER_NAME } from "./reference-adapter-name.js";
 import { scheduleAbort } from "./scheduled-abort.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
   const capabilities: Capability[] = [...(ptyAvailable() ? ["pty" as const] : []), "executor", "bridge", "faults", "langchain", "watch", "dedupe"];
-  return { name: "langchain-exec-process (reference)", capabilities, start: startReference };
+  return { name: REFERENCE_ADAPTER_NAME, capabilities, start: startReference };
 }
 
 let ptyLoads: boolean | undefined;
