@@ -255,7 +255,10 @@ describe("the conformance kit, installed", () => {
 
   it("refuses a TypeScript adapter without tsx with a message that says to install it", async () => {
     writeFileSync(join(kitDir, "typed-adapter.ts"), 'export default () => { throw new Error("never loaded"); };\n');
-    const result = await run(process.execPath, [kitBin(), "--adapter", "typed-adapter.ts", "--paths", kitFeature(), "--tags", "@ID-01"], kitDir);
+    // One worker, the kit's own process, loads the adapter: no worker processes start only to refuse it.
+    const result = await run(process.execPath, [
+      kitBin(), "--adapter", "typed-adapter.ts", "--paths", kitFeature(), "--tags", "@ID-01", "--parallel", "1",
+    ], kitDir);
     expect(result.code).not.toBe(0);
     expect(`${result.stdout}${result.stderr}`).toContain("is TypeScript: install tsx (npm install --save-dev tsx) to load it, or pass its compiled JavaScript.");
   }, KIT_RUN_TIMEOUT_MS);
