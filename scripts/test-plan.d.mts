@@ -7,3 +7,5 @@ export const KNOBS: Readonly<Record<keyof Omit<TestPlan, "cores" | "load">, stri
 export function testPlan(machine?: { cores?: number; load?: number; env?: Record<string, string | undefined> }): TestPlan;
 /** Cores busy with others' work now, measured over `ms` (default 1000). */
 export function busyCores(ms?: number): Promise<number>;
+/** Cores busy with programs (user, nice, steal) between two samples of /proc/stat's cpu line. */
+export function busyBetween(before: number[], after: number[], cores: number): number;

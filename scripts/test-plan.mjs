@@ -47,18 +47,24 @@ export function testPlan({ cores = availableParallelism(), load = loadavg()[0], 
  * `npm ci` still counts the install that just ended. Elsewhere, the load average.
  */
 export async function busyCores(ms = 1000) {
-  const sample = () => {
-    const [, ...fields] = readFileSync("/proc/stat", "latin1").split("\n")[0].trim().split(/\s+/).map(Number);
-    const idle = fields[3] + (fields[4] ?? 0); // idle and iowait
-    return { idle, total: fields.reduce((sum, value) => sum + value, 0) };
-  };
+  const sample = () => readFileSync("/proc/stat", "latin1").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
   try {
     const before = sample();
     await new Promise((resolve) => setTimeout(resolve, ms));
-    const after = sample();
-    const total = after.total - before.total;
-    return total > 0 ? availableParallelism() * (1 - (after.idle - before.idle) / total) : 0;
+    return busyBetween(before, sample(), availableParallelism());
   } catch {
     return loadavg()[0];
   }
+}
+
+/**
+ * Cores busy with programs between two samples of /proc/stat's cpu line (user nice system idle iowait irq softirq
+ * steal …): user and nice time, and steal (a hypervisor's other guests). The kernel's own time is left out: right
+ * after `npm ci` its writeback of node_modules kept 1.7 of 2 cores "busy" for a second, and the run that measured
+ * it got a quarter of its workers.
+ */
+export function busyBetween(before, after, cores) {
+  const delta = (index) => (after[index] ?? 0) - (before[index] ?? 0);
+  const total = after.slice(0, 8).reduce((sum, value, index) => sum + value - (before[index] ?? 0), 0);
+  return total > 0 ? cores * Math.min(1, (delta(0) + delta(1) + delta(7)) / total) : 0;
 }

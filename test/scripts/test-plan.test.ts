@@ -1,7 +1,7 @@
 // npm test's workers and T follow the machine (scripts/test-plan.mjs): the baseline on an idle 2-core machine.
 import { describe, expect, it } from "vitest";
 import { availableParallelism } from "node:os";
-import { BASELINE, busyCores, testPlan } from "../../scripts/test-plan.mjs";
+import { BASELINE, busyBetween, busyCores, testPlan } from "../../scripts/test-plan.mjs";
 
 describe("testPlan", () => {
   it("is the baseline on an idle 2-core machine", () => {
@@ -27,6 +27,15 @@ describe("testPlan", () => {
   it("takes a forced value from its environment variable, and ignores one that is not a positive whole number", () => {
     const plan = testPlan({ cores: 2, load: 0, env: { CONFORMANCE_PARALLEL: "3", CONFORMANCE_TOLERANCE_MS: "2500", VITEST_MAX_WORKERS: "0", CONFORMANCE_MCP_PARALLEL: "x" } });
     expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 6 });
+  });
+
+  it("counts programs' time and steal as busy, and the kernel's own time (writeback after npm ci) and iowait as free", () => {
+    //            user nice system idle iowait irq softirq steal
+    const before = [1000, 0, 500, 9000, 100, 0, 50, 0];
+    expect(busyBetween(before, [1000, 0, 1350, 9100, 200, 0, 100, 0], 2)).toBe(0); // writeback: 1.7 of 2 cores "busy"
+    expect(busyBetween(before, [1500, 0, 500, 9500, 100, 0, 50, 0], 2)).toBe(1); // a program on one core
+    expect(busyBetween(before, [1250, 0, 500, 9500, 100, 0, 50, 250], 2)).toBe(1); // half of it stolen
+    expect(busyBetween(before, before, 2)).toBe(0);
   });
 
   it("measures busy cores between none and all of them, and sees a core kept busy", async () => {
