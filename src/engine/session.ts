@@ -96,6 +96,8 @@ class SessionSink implements ChildSink {
   }
 }
 
+const NOT_DERIVED = Symbol("not derived");
+
 export class Session {
   static {
     sinkHandlers = {
@@ -109,7 +111,11 @@ export class Session {
   /** Registration order, the tie-breaker of list ordering (LIST-02). */
   readonly seq: number;
   readonly command: string;
-  readonly name: string | undefined;
+  /** NAME-01: derived when first asked (a foreground result never shows it). */
+  get name(): string | undefined {
+    if (this.#name === NOT_DERIVED) this.#name = deriveSessionName(this.command);
+    return this.#name;
+  }
   readonly scopeKey: string;
   readonly cwd: string;
   readonly ttlMs: number;
@@ -119,6 +125,7 @@ export class Session {
   /** Resolves once, after the completion handlers ran. */
   readonly completed: Promise<void>;
 
+  #name: string | undefined | typeof NOT_DERIVED = NOT_DERIVED;
   #phase: Phase = { kind: "starting", stop: undefined, exitSeen: undefined };
   #visibility: Visibility = "foreground";
   #lastOutputAt: number;
@@ -142,7 +149,6 @@ export class Session {
     this.id = init.id;
     this.seq = init.seq;
     this.command = init.command;
-    this.name = deriveSessionName(init.command);
     this.scopeKey = init.scopeKey;
     this.cwd = init.cwd;
     this.ttlMs = init.ttlMs;
@@ -289,14 +295,12 @@ export class Session {
   }
 
   /**
-   * A local command's environment: a copy of `env` with this session's marker set last, so that a call cannot change
-   * or drop it. From now on termination also reaches the processes that carry it.
+   * Sets this session's marker in a local command's environment, the caller's own copy, after the call's overrides so
+   * that a call cannot change or drop it. From now on termination also reaches the processes that carry it.
    */
-  markedEnvironment(env: Readonly<Record<string, string>>): Record<string, string> {
+  markEnvironment(env: Record<string, string>): void {
     this.#marked = true;
-    const marked: Record<string, string> = Object.assign({}, env); // several times faster than a spread with the extra key
-    marked[SESSION_MARKER_VARIABLE] = this.marker;
-    return marked;
+    env[SESSION_MARKER_VARIABLE] = this.marker;
   }
 
   /** Arms the overall timeout; `timeoutMs` undefined means no limit (EXEC-29 … EXEC-31). */

@@ -265,11 +265,11 @@ describe("input and polls", () => {
     expect(sessionWith().session.cursorKeyMode).toBe("normal");
   });
 
-  it("marks a copy of a local command's environment with its marker, leaving the caller's object alone", () => {
+  it("sets its marker in a local command's environment over any value the call gave it", () => {
     const session = newSession();
     const env: Record<string, string> = { [SESSION_MARKER_VARIABLE]: "forged", KEEP: "1" };
-    expect(session.markedEnvironment(env)).toEqual({ [SESSION_MARKER_VARIABLE]: session.marker, KEEP: "1" });
-    expect(env[SESSION_MARKER_VARIABLE]).toBe("forged");
+    session.markEnvironment(env);
+    expect(env).toEqual({ [SESSION_MARKER_VARIABLE]: session.marker, KEEP: "1" });
   });
 
   it("shows its output read-only: the view has no way to append, drain or freeze", () => {

@@ -56,7 +56,7 @@ interface CommandStart {
   signal: AbortSignal | undefined;
   engine: EngineContext;
   /** Marks a local command's environment (session-marker.ts). */
-  session: Pick<Session, "markedEnvironment">;
+  session: Pick<Session, "markEnvironment">;
 }
 
 /** Spawns through the executor of the call, or locally over a PTY or pipes; returns the child and its warnings. */
@@ -71,9 +71,8 @@ async function spawnCommand(start: CommandStart, sink: ChildSink): Promise<{ chi
     return { child: await spawnWithExecutor(call.executor.instance, request, sink), warnings: [] };
   }
   const shell = selectShell(engine.env);
-  const request: SpawnRequest = {
-    shell, args: shellArgs(shell), command: call.command, cwd, env: start.session.markedEnvironment(env), // after the overrides
-  };
+  start.session.markEnvironment(env); // env is this call's own copy
+  const request: SpawnRequest = { shell, args: shellArgs(shell), command: call.command, cwd, env };
   const tooLarge = execLimitError(request); // before the backend is chosen, so pipes and PTY fail alike
   if (tooLarge !== undefined) throw tooLarge;
   const { pipes, pty } = engine.backends;
