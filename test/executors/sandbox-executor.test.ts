@@ -143,8 +143,10 @@ describeSandbox("createSandboxExecutor", () => {
 
   // The kill reaches the sandbox while its supervisor is still starting the shell: SIGTERM must still end the
   // command (exit signal SIGTERM), not be missed until SIGKILL ends it after the grace period.
-  it.each([false, true])("a kill sent right after the start ends the command by SIGTERM (pty: %s)", async (pty) => {
-    const { engine } = sandboxEngine();
+  it.each([
+    [false, "auto"], [true, "auto"], [false, "node"], [true, "node"],
+  ] as const)("a kill sent right after the start ends the command by SIGTERM (pty: %s, supervisor %s)", async (pty, supervisor) => {
+    const { engine } = sandboxEngine({ supervisor });
     for (let round = 0; round < 8; round += 1) {
       const marker = markerSeconds();
       const started = await engine.exec({ host: "sandbox", command: `sleep ${marker}`, pty, background: true }, ctx);

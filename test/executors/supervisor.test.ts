@@ -149,6 +149,15 @@ describe.each(PROGRAMS)("the supervisor ($kind)", (program) => {
     },
   );
 
+  // Not for the Node supervisor, the fallback: it can report only once spawn returned, after the shell's exec.
+  it.runIf(program.kind === "perl")("reports the start before anything the command writes to the channel through /proc reaches it", async () => {
+    const fifo = controlFifo();
+    // Builtins only, so the write comes as early as a command can make it.
+    const run = supervise(program, fifo.path, `for fd in /proc/$PPID/fd/*; do [ "$fd" -ef "${fifo.path}" ] && printf 'junk\\n' > "$fd"; done; exit 6`);
+    expect(await run.exited).toEqual({ code: 6, signal: null });
+    expect(await fifo.ended).toBe(line({ started: true }) + "junk\n" + line({ exit: { code: 6, signal: null } }));
+  });
+
   it("runs the shell when every mount is the directory the host checked", async () => {
     const dir = scratchDir("supervisor-mounts-");
     mkdirSync(join(dir, "a"));

@@ -13,6 +13,8 @@ export type MountCheck = [target: string, dev: string, ino: string];
 // Each report is a line of its own (a newline before it too, so a partial line the command wrote cannot swallow it).
 // It ignores the terminating signals that reach the whole group, so it outlives the shell and reports its end.
 // NODE_OPTIONS is the command's, not the supervisor's: it is handed over as an argument and restored for the shell.
+// The start is reported once spawn returns, after the shell's exec (Node has no hook between fork and exec): a command
+// that writes to the channel through /proc at once can get there first (the Perl supervisor below cannot).
 const SUPERVISOR = `
 const [checks, nodeOptions, shell, ...args] = process.argv.slice(1);
 const fs = require("node:fs");
@@ -49,10 +51,12 @@ export function supervisorArgs(checks: readonly MountCheck[], nodeOptions: strin
 // a sandboxed command cost to start (issue 36). It uses no module (a module path or switch from the command's
 // environment cannot reach it: the variables that steer perl's start are handed over as arguments, like
 // NODE_OPTIONS above, and restored for the shell), so the numbers of Linux on x64 and arm64 are written out:
-// O_WRONLY|O_NONBLOCK, the signal names, EINTR. It reports the start only once the shell's exec succeeded (a pipe
-// that closes on exec tells), so a signal the host held until then reaches the shell, never this script's copy of
-// itself between fork and exec. The pipe carries the errno of a failed exec; its name is looked up then (Errno).
-// The pipe is made before fd 3 is closed, so that nothing of the supervisor takes fd 3 again.
+// O_WRONLY|O_NONBLOCK, the signal names, EINTR. The forked child reports the start itself, after it gave the signals
+// back their default action and right before its exec: a signal the host held until then ends it as it would end
+// the shell, and the report reaches the host before anything the command writes (a command that floods the channel
+// through /proc cannot make its own start look like a failed setup). A shell that is not an executable file is
+// refused before the fork; a pipe that closes on exec carries the errno of an exec that failed all the same, its
+// name looked up then (Errno). The pipe is made before fd 3 is closed, so that nothing takes fd 3 again.
 const PERL_SUPERVISOR = String.raw`
 my ($handed, @rest) = @ARGV;
 my %restore = splice(@rest, 0, 2 * $handed);
@@ -73,12 +77,14 @@ for my $index (0 .. $count - 1) {
   if (!@stat || "$stat[0]" ne $dev || "$stat[1]" ne $ino) { report("{\"refused\":$index}"); exit 125; }
 }
 $piped or do { report("{\"error\":\"pipe\"}"); exit 127; };
+if (!-x $shell) { report("{\"error\":" . quote("spawn $shell " . (-e $shell ? "EACCES" : "ENOENT")) . "}"); exit 127; }
 my $pid = fork();
 if (!defined $pid) { report("{\"error\":" . quote("fork: $!") . "}"); exit 127; }
 if ($pid == 0) {
-  close($execRead);
   $SIG{$_} = "DEFAULT" for qw(TERM INT HUP QUIT PIPE);
+  close($execRead);
   $ENV{$_} = $restore{$_} for keys %restore;
+  report("{\"started\":true}");
   exec { $shell } $shell, @args;
   my $errno = $! + 0;
   require Errno;
@@ -91,7 +97,6 @@ close($execWrite);
 my ($failed, $read) = ("", 0);
 do { $read = sysread($execRead, $failed, 256, length $failed); } while ((defined $read && $read > 0) || (!defined $read && $! == 4));
 if ($failed ne "") { waitpid($pid, 0); report("{\"error\":" . quote("spawn $shell $failed") . "}"); exit 127; }
-report("{\"started\":true}");
 my @names = qw(0 HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS);
 while (waitpid($pid, 0) == -1 && $! == 4) {}
 my $signal = $? & 127;
