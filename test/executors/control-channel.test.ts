@@ -78,6 +78,14 @@ describe("openControlChannel", () => {
     expect(existsSync(channel.fifoPath)).toBe(false);
   });
 
+  it("keeps a report that one read brought in together with a flood behind it, and stops there", async () => {
+    const channel = await channelIn(scratchDir("channel-base-"));
+    const writer = writerOf(channel);
+    writer.write(`\n{"started":true}\n${"x".repeat(2 * CONTROL_LIMIT_BYTES)}\n{"exit":{"code":0,"signal":null}}\n`);
+    writer.close();
+    expect(await channel.finish()).toEqual({ started: true });
+  });
+
   it("finishes within a bounded time when no one ever opened the other end", async () => {
     const channel = await channelIn(scratchDir("channel-base-"));
     const startedAt = Date.now();

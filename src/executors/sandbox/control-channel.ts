@@ -91,15 +91,16 @@ function createChannel(socket: Socket, dir: string, fifoPath: string, seccompPat
   };
   socket.setEncoding("utf8");
   socket.on("data", (chunk: string) => {
+    const room = CONTROL_LIMIT_BYTES - received;
     received += Buffer.byteLength(chunk);
-    if (received > CONTROL_LIMIT_BYTES) {
-      socket.destroy(); // a flood: stop reading, keep what was said before
-      return;
-    }
-    pending += chunk;
+    // A flood: the lines within the limit still count, even when one read brought them with the flood behind them
+    // (the supervisor's start report, written first, and a command's flood through /proc), and reading stops.
+    const flooded = received > CONTROL_LIMIT_BYTES;
+    pending += flooded ? Buffer.from(chunk).subarray(0, room).toString("utf8") : chunk;
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
     for (const line of lines) applyReport(outcome, line);
+    if (flooded) socket.destroy();
   });
   socket.on("error", () => socket.destroy());
   socket.on("close", markEnded);
