@@ -35,7 +35,7 @@ export function spawnWithPipes(request: SpawnRequest, sink: ChildSink): Promise<
     });
     child.once("spawn", () => {
       // Closed at once, not ended: the command reads end-of-file either way, and an end first sends a shutdown
-      // request that costs a turn of the event loop and a quarter of what a foreground exec adds to its spawn.
+      // request, which costs a turn of the event loop (issue 36).
       child.stdin?.on("error", () => {});
       child.stdin?.destroy();
       const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => {

@@ -118,8 +118,8 @@ function lendInPlace(stream: Readable, handle: PipeHandle): Readable | undefined
   return stream;
 }
 
-// Where an own stream cannot lend: the child's own stream lets go of the handle (its close still tells the ChildProcess it is done) and a socket
-// with a reused read buffer becomes its owner: the reads the stream started now land in that buffer.
+// Where the child's own stream cannot lend: it lets go of the handle (its close still tells the ChildProcess it is
+// done) and a socket with a reused read buffer becomes its owner: the reads the stream started now land there.
 function takeOver(stream: Readable, handle: PipeHandle): Socket {
   (stream as unknown as { _handle: unknown })._handle = null;
   stream.destroy();
