@@ -42,6 +42,19 @@ describe("resolveWorkdir", () => {
     expect(resolveWorkdir(workdir, root)).toEqual({ ok: false, requested: workdir });
   });
 
+  it("resolves the root directory itself", () => {
+    expect(resolveWorkdir("/", root)).toEqual({ ok: true, cwd: "/" });
+    expect(resolveWorkdir(undefined, "/")).toEqual({ ok: true, cwd: "/" });
+  });
+
+  it("fails for a link to a file and for a dangling link, the way it fails for the file (EXEC-23)", () => {
+    symlinkSync(join(root, "file.txt"), join(root, "file-link"));
+    symlinkSync(join(root, "nowhere"), join(root, "dangling"));
+    expect(resolveWorkdir("file-link", root)).toEqual({ ok: false, requested: "file-link" });
+    expect(resolveWorkdir("dangling", root)).toEqual({ ok: false, requested: "dangling" });
+    expect(resolveWorkdir("file.txt/", root)).toEqual({ ok: false, requested: "file.txt/" });
+  });
+
   it("echoes the default cwd when the default itself is unusable (EXEC-23)", () => {
     const gone = join(root, "gone");
     expect(resolveWorkdir(undefined, gone)).toEqual({ ok: false, requested: gone });
