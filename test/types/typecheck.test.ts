@@ -1,13 +1,17 @@
-// The README's TypeScript snippets and the type fixture compile with `tsc --strict` against the sources (issue 25):
-// each ```ts block becomes a module of its own, with the names it uses from earlier blocks (model, tools, …)
-// declared; "langchain-exec-process" resolves to src/. One tsc run checks them all.
+// The README's TypeScript snippets and the type fixture compile with `tsc --strict` against the package's published
+// types (issue 25): each ```ts block becomes a module of its own, with the names it uses from earlier blocks (model,
+// tools, …) declared; "langchain-exec-process" resolves to the declarations the build wrote in dist/, as it does for
+// a user (package.json "exports"), so that tsc reads them instead of checking all of src/ again (npm run typecheck
+// does that). One tsc run checks them all.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
 import { readmeTypeScriptBlocks, ROOT, useScratchFolder } from "../helpers/readme.js";
 
 const TSC_TIMEOUT_MS = 300_000;
+const FIXTURE = "test/types/typed-api.fixture.ts";
+const FIXTURE_SOURCE_IMPORT = '"../../src/index.js"';
 
 /** Names a snippet may use from the blocks before it, and how they are declared when it does not declare them. */
 const CONTEXT: Record<string, string> = {
@@ -47,13 +51,17 @@ it("compiles every TypeScript snippet of the README and the type fixture under -
   const blocks = readmeTypeScriptBlocks();
   expect(blocks.length).toBeGreaterThanOrEqual(4);
   blocks.forEach((code, index) => writeFileSync(join(work, `readme-${index + 1}.mts`), snippetModule(code)));
+  // The fixture imports the sources for `npm run typecheck`; here it imports the package, as the snippets do.
+  const fixture = readFileSync(join(ROOT, FIXTURE), "utf8");
+  expect(fixture).toContain(FIXTURE_SOURCE_IMPORT);
+  writeFileSync(join(work, "typed-api.fixture.mts"), fixture.replace(FIXTURE_SOURCE_IMPORT, '"langchain-exec-process"'));
   writeFileSync(join(work, "tsconfig.json"), JSON.stringify({
     extends: "../../tsconfig.json",
     compilerOptions: {
       strict: true, noEmit: true, noUnusedLocals: false, noUnusedParameters: false, baseUrl: ".",
-      paths: { "langchain-exec-process": ["../../src/index.ts"], "langchain-exec-process/engine": ["../../src/engine/index.ts"] },
+      paths: { "langchain-exec-process": ["../../dist/src/index.d.ts"], "langchain-exec-process/engine": ["../../dist/src/engine/index.d.ts"] },
     },
-    include: ["*.mts", "../../test/types/*.fixture.ts"],
+    include: ["*.mts"],
   }));
   const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", work], { encoding: "utf8" });
   const report = tsc.stdout.replaceAll(`${relative(ROOT, work)}/`, "").replaceAll(`${work}/`, "");
