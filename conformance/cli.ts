@@ -1,11 +1,12 @@
 // The kit's command line: runs the conformance features against an implementation and writes the reports.
 import { loadConfiguration, loadSources, runCucumber } from "@cucumber/cucumber/api";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compareMain } from "./compare-cli.js";
+import { candidateFeatureFiles } from "./feature-candidates.js";
 import { adapterNameFromEnvironment } from "./load-adapter.js";
 import { renderChapterSummary, renderFailedRules } from "./report/chapter-summary.js";
 import { headlineSentence } from "./report/report-text.js";
@@ -189,12 +190,13 @@ export async function runConformance(options: CliOptions, messagesDir = options.
     files[join(options.report, "junit.xml")] = "junit";
   }
   if (messagesDir) files[join(messagesDir, "messages.ndjson")] = "message";
+  const tags = tagExpression(options.level, options.tags, options.edition);
   const { runConfiguration } = await loadConfiguration({
     file: false,
     provided: {
-      paths: options.paths ?? [join(PACKAGE_ROOT, "features/**/*.feature")],
+      paths: options.paths ?? defaultFeaturePaths(tags),
       import: STEP_IMPORTS,
-      tags: tagExpression(options.level, options.tags, options.edition),
+      tags,
       parallel: options.parallel,
       plugin: [SLOW_FIRST_PLUGIN],
       retry: options.retry,
@@ -216,6 +218,19 @@ export async function runConformance(options: CliOptions, messagesDir = options.
   runConfiguration.sources.paths = plannedPaths(plan);
   const { success } = await runCucumber(runConfiguration, { cwd: PACKAGE_ROOT });
   return success;
+}
+
+/**
+ * All the kit's feature files, or, when the tags narrow the run, only those that can hold a selected scenario: cucumber
+ * parses whatever it is given, and the report parses the others anyway (feature-candidates.ts). When none can, all of
+ * them, so that cucumber says that nothing was selected.
+ */
+function defaultFeaturePaths(tags: string): string[] {
+  const dir = join(PACKAGE_ROOT, "features");
+  const all = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".feature")).sort()
+    .map((name) => join(dir, name));
+  const candidates = candidateFeatureFiles(all, tags);
+  return candidates.length > 0 ? candidates : all;
 }
 
 /** `file:line:line…` of each feature file with a planned scenario: the plan again, read from its files only. */
