@@ -19,6 +19,12 @@ it("bundles no module of @langchain/* into the server (esbuild names each bundle
   expect(bundle.match(/^\/\/ node_modules\/@langchain\/.*$/m)).toBeNull();
 });
 
+it("is plain ASCII, so that each start reads it as a one-byte string (the build turns the comments' other characters into ?)", () => {
+  const bundle = readFileSync(join(ROOT, "dist/mcp/server.bundle.cjs"), "utf8");
+  expect(bundle).toContain("NOTIFY-01 ? NOTIFY-06"); // a comment's "…", from src/engine/exit-notifier.ts
+  expect(bundle.match(/[^\x00-\x7f]/g)).toBeNull();
+});
+
 it("serves tools/list and exec from the compiled modules with any import of @langchain/* refused", async () => {
   writeFileSync(join(hooks, "refuse.mjs"), [
     "export async function resolve(specifier, context, next) {",
