@@ -3,11 +3,13 @@
 // why on stderr in one line and exits with code 1 (issue 32).
 import { config as zodConfig } from "zod";
 import { ExecProcessError } from "../src/engine/index.js";
-import { createServerExecutors } from "./executors.js";
+import type { Readable, Writable } from "node:stream";
+import { createServerExecutors, type ServerExecutors } from "./executors.js";
 import { exitOnFatal, fatalLine } from "./fatal.js";
 import { invalid, parseCommand, USAGE, type HttpOptions, type ServerOptions } from "./options.js";
 import type { ScopeSettings } from "./scope.js";
 import { serverVersion } from "./server-info.js";
+import { IN_TURN_FLAG, serveInTurn } from "./in-turn.js";
 import { serveStdio } from "./stdio.js";
 import { writeTokenFile } from "./token-file.js";
 
@@ -23,13 +25,18 @@ const tokenFileNotice = (path: string): string =>
 const noAuthNotice = (url: string): string =>
   `--no-auth: no token; every user and program on this machine that reaches ${url} can run commands as this user`;
 
-/** Runs the server until its client goes (stdio), a signal stops it or a fatal error; resolves to the exit code. */
+/**
+ * Runs the server until its client goes (stdio), a signal stops it or a fatal error; resolves to the exit code.
+ * `--in-turn` alone: stdio sessions one after another in this process (mcp/in-turn.ts), each as a server started with
+ * its own flags and environment would be, for a test harness (the conformance kit's --reuse with --mcp).
+ */
 export async function main(argv: string[]): Promise<number> {
   // zod compiles a parser for each object schema at its first parse: a cost a server that answers a few calls per
   // second never earns back, about a tenth of a short stdio session's CPU (the kit's MCP pass starts 700; issue 36).
   zodConfig({ jitless: true });
   const stopCatching = exitOnFatal(log);
   try {
+    if (argv.length === 1 && argv[0] === IN_TURN_FLAG) return await serveInTurn(runStdioSession, process.stdin, process.stdout);
     return await serve(argv);
   } catch (error) {
     log(fatalLine(error));
@@ -39,10 +46,29 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(argv: string[]): Promise<number> {
+/** One stdio session served in turn on the given streams, as the command line runs it; resolves to its exit code. */
+async function runStdioSession(argv: string[], env: Record<string, string>, input: Readable, output: Writable): Promise<number> {
+  const prepared = prepare(argv, env);
+  if (typeof prepared === "number") return prepared;
+  const { options, executors, settings } = prepared;
+  if (options.http) {
+    log("--http: a session served in turn speaks over stdio only");
+    await executors.dispose();
+    return 2;
+  }
+  const stdio = await serveStdio(settings, input, output);
+  const failure = await stdio.ended.then(() => undefined, (error: unknown) => fatalLine(error));
+  if (failure) log(failure);
+  await stdio.close();
+  await executors.dispose();
+  return failure ? 1 : 0;
+}
+
+/** What a run of the server needs, or the exit code of a command line that starts none (help, version, refusal). */
+function prepare(argv: string[], env: NodeJS.ProcessEnv): { options: ServerOptions; executors: ServerExecutors; settings: ScopeSettings } | number {
   let options: ServerOptions;
   try {
-    const command = parseCommand(argv, process.env);
+    const command = parseCommand(argv, env);
     if (command.kind === "help") return print(USAGE);
     if (command.kind === "version") return print(serverVersion());
     options = command.options;
@@ -50,7 +76,7 @@ async function serve(argv: string[]): Promise<number> {
     log(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  let executors: ReturnType<typeof createServerExecutors>;
+  let executors: ServerExecutors;
   try {
     executors = createServerExecutors(options);
   } catch (error) {
@@ -59,12 +85,19 @@ async function serve(argv: string[]): Promise<number> {
     return 2;
   }
   const settings: ScopeSettings = {
-    cwd: options.cwd, env: process.env, config: options.config, executors: executors.executors,
+    cwd: options.cwd, env, config: options.config, executors: executors.executors,
     processTool: options.processTool, allowElevated: options.allowElevated, eventsInResults: options.eventsInResults,
     watchTool: options.watchTool, dedupeWindowMs: options.dedupeWindowMs,
     sandboxed: options.sandbox !== undefined, log,
   };
   if (!options.sandbox) log(`no sandbox: commands run as this user, in ${options.cwd} (see --sandbox)`);
+  return { options, executors, settings };
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const prepared = prepare(argv, process.env);
+  if (typeof prepared === "number") return prepared;
+  const { options, executors, settings } = prepared;
   let stop: Awaited<ReturnType<typeof start>>;
   try {
     stop = await start(settings, options);

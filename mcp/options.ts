@@ -105,6 +105,8 @@ An MCP server with the tools exec and process. Without a sandbox, commands run a
   --no-events-in-results    do not put exit events in front of tool results (logging notifications still go out)
   --watch-tool              offer the tool watch too: an "Output matched" event when a session prints a line
   --dedupe-window-ms <ms>   an exec identical to a running one started less than ms ago joins it (default 0: off)
+  --in-turn                 alone: serve stdio sessions one after another, each framed with its own options and
+                            environment, for a test harness (the conformance kit's --reuse with --mcp)
   --version, --help`;
 
 /** Parses argv (without node and the script) and the environment; throws invalid-option errors. */
