@@ -65,7 +65,9 @@ const USAGE = `Usage: exec-process-conformance [options]
   --tolerance <ms>       upper-bound timing tolerance T (default 500)
   --retry <n>            run a failed scenario again up to n times (default 0)
   --reuse                with --command: one implementation process per worker for its scenarios, one after
-                         another, when the implementation answers "reusable" (PROTOCOL.md, reuse)
+                         another, when the implementation answers "reusable" (PROTOCOL.md, reuse); with --mcp:
+                         "<cmd> --in-turn" serves a worker's MCP sessions one after another, for a server that
+                         speaks exec-process-mcp's in-turn framing (conformance/adapters/mcp-reuse.ts)
   --paths <glob>         feature files to run (default: all)
   --divergences <file>   JSON {"RULE-ID": "note"}: failed rules with a note show as "diverges (explained)"
   --help`;
@@ -84,7 +86,7 @@ export interface CliOptions {
   callTimeoutMs: number;
   toleranceMs: number;
   retry: number;
-  /** --reuse: keep a --command implementation's process across the scenarios of a worker (PROTOCOL.md). */
+  /** --reuse: keep a --command implementation's process (PROTOCOL.md), or an --mcp server's, across a worker's scenarios. */
   reuse: boolean;
   paths?: string[];
   /** A JSON file of known divergences, rule id → note (conformance/report/divergences.ts). */

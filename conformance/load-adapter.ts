@@ -27,6 +27,7 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
       command: mcpCommand,
       callTimeoutMs: parseTimeout(env["CONFORMANCE_CALL_TIMEOUT_MS"]),
       commandCwd: env["CONFORMANCE_COMMAND_CWD"] || process.cwd(),
+      reuse: env["CONFORMANCE_REUSE"] === "1",
       ...(capabilities ? { capabilities } : {}),
     });
   }

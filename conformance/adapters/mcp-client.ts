@@ -16,6 +16,7 @@ import type {
 } from "../adapter.js";
 import { mcpAdapterName } from "./mcp-adapter-name.js";
 import { McpProcessTransport } from "./mcp-process.js";
+import { McpLeaseTransport } from "./mcp-reuse.js";
 import { makeTempFolder, removeTempFolder } from "../temp-folders.js";
 import { scheduleAbort } from "./scheduled-abort.js";
 import { resolveProgram } from "./stdio-client.js";
@@ -28,6 +29,11 @@ export interface McpAdapterOptions {
   commandCwd?: string;
   /** @default ["pty"] */
   capabilities?: Capability[];
+  /**
+   * The kit's --reuse: `<command> --in-turn` serves the MCP sessions of this worker's scenarios one after another
+   * (mcp-reuse.ts), instead of a server process per session. @default false
+   */
+  reuse?: boolean;
 }
 
 /** The logger of exit-event notifications, and the progress `_meta` key of an update's details (exec-process-mcp). */
@@ -49,7 +55,7 @@ export function createMcpAdapter(options: McpAdapterOptions): ConformanceAdapter
 /** One MCP session of the scenario: a scope, with the toolkit options its first call asked for. */
 interface Session {
   client: Client;
-  transport: McpProcessTransport;
+  transport: McpProcessTransport | McpLeaseTransport;
   processTool: boolean;
 }
 
@@ -70,7 +76,9 @@ async function startInstance(options: McpAdapterOptions, start: StartOptions): P
       // capability "watch" (issue 34): the server offers the watch tool; "dedupe": its engine's dedupe window
       ...(capabilities.includes("watch") ? ["--watch-tool"] : []),
       ...(start.dedupeWindowMs !== undefined ? ["--dedupe-window-ms", String(start.dedupeWindowMs)] : [])];
-    const transport = new McpProcessTransport(`${options.command} ${flags.map(shellQuote).join(" ")}`, options.commandCwd ?? process.cwd(), env);
+    const cwd = options.commandCwd ?? process.cwd();
+    const transport = options.reuse ? new McpLeaseTransport(`${options.command} --in-turn`, cwd, flags, env)
+      : new McpProcessTransport(`${options.command} ${flags.map(shellQuote).join(" ")}`, cwd, env);
     const client = new Client({ name: "exec-process-conformance", version: "1.0.0" });
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
       if (params.logger !== EXIT_EVENT_LOGGER) return;

@@ -86,7 +86,7 @@ class ReusePool {
 }
 
 /** The environment of an implementation process that is not a scenario's: what a user's shell would give it. */
-function neutralEnv(home: string): Record<string, string> {
+export function neutralEnv(home: string): Record<string, string> {
   return { PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", HOME: home, SHELL: "/bin/sh", TERM: "dumb", LANG: "C.UTF-8" };
 }
 
