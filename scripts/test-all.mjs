@@ -91,9 +91,9 @@ const throughHostRuns = process.env.CONFORMANCE_THROUGH_HOST === "0" ? [] : [
 ];
 
 // Issue 22: the same features and the notifications, with the kit as an MCP client of exec-process-mcp
-// (scripts/conformance-mcp.mjs: excluded rules and reasons). Its server loads dist/, so it starts after the build; it
-// starts one server per scope of each scenario (an MCP server takes its environment, cwd and config at start, so
-// it cannot be reused across scenarios). CONFORMANCE_MCP=0 leaves it out.
+// (scripts/conformance-mcp.mjs: excluded rules and reasons). Its server loads dist/, so it starts after the build;
+// each worker keeps server processes that serve its scenarios' MCP sessions in turn, each session with its own
+// environment, cwd and config (exec-process-mcp --in-turn, issue 36). CONFORMANCE_MCP=0 leaves it out.
 const mcpFeatures = [...throughHostFeatures, "--paths", "features/notifications.feature"];
 const mcpRuns = process.env.CONFORMANCE_MCP === "0" ? [] : [[
   "conformance (MCP)", ["--parallel", String(plan.mcp), ...mcpFeatures], ["scripts/conformance-mcp.mjs"],
