@@ -1,13 +1,14 @@
-// The record of what a build was made from: size and mtime of every source file under src/, mcp/, conformance/ and
-// step-definitions/. The repository's entry scripts (the kit, its stdio server, the MCP server) use the build only
-// while it matches the sources.
+// The record of what a build was made from: size and mtime of every source file under src/, mcp/, conformance/,
+// step-definitions/ and features/. The repository's entry scripts (the kit, its stdio server, the MCP server) use the
+// build only while it matches the sources.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const SOURCE_DIRS = ["src", "mcp", "conformance", "step-definitions"];
+// features/ too: the build copies them into the kit's package and caches their scenarios for the reports.
+const SOURCE_DIRS = ["src", "mcp", "conformance", "step-definitions", "features"];
 // .mjs too: the build copies the kit's entry scripts and plugin into dist/conformance.
-const SOURCE_FILE = /\.(ts|mts|mjs|json)$/;
+const SOURCE_FILE = /\.(ts|mts|mjs|json|feature)$/;
 export const MANIFEST = "dist/build-inputs.json";
 
 /** Size and mtime of every source file, by path relative to the repository root. */

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { sourceInputs, writeBuildManifest } from "./build-manifest.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -33,6 +33,7 @@ rmSync(join(ROOT, "dist"), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 await bundleMcpServer();
+await writeFeatureScenarioCache();
 // The repository's kit (conformance/bin.mjs) runs from dist/ too while the build is fresh: its plugin goes beside it.
 copyFileSync(join(ROOT, "conformance/slow-first-order.mjs"), join(ROOT, "dist/conformance/slow-first-order.mjs"));
 writeBuildManifest(ROOT, inputs);
@@ -69,6 +70,12 @@ async function bundleMcpServer() {
     `import { writeBundleCache } from ${JSON.stringify(new URL("./cached-bundle.cjs", import.meta.url).href)}; writeBundleCache(${JSON.stringify(outfile)});`,
   ], { cwd: ROOT, stdio: "inherit" });
   if (cache.status !== 0) throw new Error("Could not write the MCP server bundle's code cache.");
+}
+
+/** The scenarios of the kit's features, for the reports of runs that leave most of them out (scenario-steps.ts). */
+async function writeFeatureScenarioCache() {
+  const { buildFeatureScenarioCache, FEATURE_SCENARIOS_CACHE } = await import(pathToFileURL(join(ROOT, "dist/conformance/report/scenario-steps.js")).href);
+  writeFileSync(FEATURE_SCENARIOS_CACHE, JSON.stringify(buildFeatureScenarioCache(join(ROOT, "features"))));
 }
 
 function assembleKit() {

@@ -15,7 +15,7 @@ import { renderHtml } from "./render-html.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderScenariosHtml } from "./render-scenarios-html.js";
 import { collectScenarioResults, parseMessageStream, type ScenarioResult } from "./scenario-results.js";
-import { readFeatureScenarios, scenarioKey, stepsFromMessages, type ScenarioStep } from "./scenario-steps.js";
+import { loadFeatureScenarioCache, readFeatureScenarios, scenarioKey, stepsFromMessages, type ScenarioStep } from "./scenario-steps.js";
 import { readRuleTexts, renderSpecHtml } from "./spec-document.js";
 
 /**
@@ -115,7 +115,7 @@ function readUnloadedScenarios(featuresDir: string, cwd: string, loaded: readonl
   if (!existsSync(featuresDir)) return [];
   const loadedUris = new Set(loaded.map((scenario) => scenario.uri));
   const uriOf = (file: string): string => relative(cwd, join(featuresDir, file));
-  return readFeatureScenarios(featuresDir, (file) => !loadedUris.has(uriOf(file))).map((scenario): ScenarioResult => {
+  return readFeatureScenarios(featuresDir, (file) => !loadedUris.has(uriOf(file)), loadFeatureScenarioCache()).map((scenario): ScenarioResult => {
     const uri = uriOf(scenario.uri);
     steps.set(scenarioKey({ uri, line: scenario.line }), scenario.steps);
     return { uri, name: scenario.name, line: scenario.line, tags: scenario.tags, status: "not run" };

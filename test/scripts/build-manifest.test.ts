@@ -31,6 +31,10 @@ describe("isBuildFresh", () => {
     ["a source was added", () => writeFileSync(join(root, "conformance/b.ts"), "export {};\n")],
     ["an entry script or plugin was added", () => writeFileSync(join(root, "conformance/plugin.mjs"), "export default {};\n")],
     ["a source was deleted", () => rmSync(join(root, "step-definitions/steps.ts"))],
+    ["a feature file was added (the kit's package and its scenario cache are made from them)", () => {
+      mkdirSync(join(root, "features"));
+      writeFileSync(join(root, "features/x.feature"), "Feature: x\n");
+    }],
     ["there is no build", () => rmSync(join(root, "dist"), { recursive: true })],
   ])("is false when %s", (_label, change) => {
     change();
