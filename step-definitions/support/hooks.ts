@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Capability, ConformanceAdapter } from "../../conformance/adapter.js";
 import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
 import { makeTempFolder, removeTempFolder } from "../../conformance/temp-folders.js";
-import { findSurvivors, killSurvivors } from "./survivors.js";
+import { findSurvivors, killSurvivors, markPids } from "./survivors.js";
 import { assertSameEvents, type ConformanceWorld } from "./world.js";
 
 setDefaultTimeout(90_000);
@@ -48,6 +48,7 @@ Before(function (this: ConformanceWorld, { pickle }: ITestCaseHookParameter) {
   const home = join(root, "home");
   for (const dir of [this.cwd, home]) mkdirSync(dir, { recursive: true });
   this.marker = randomUUID();
+  this.pidMark = markPids(); // before anything of the scenario can start a process
   this.env = {
     PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: home,
@@ -66,7 +67,7 @@ After(async function (this: ConformanceWorld) {
     await this.instance.dispose();
     await this.instance.close?.();
   }
-  const survivors = this.marker ? await findSurvivors(this.marker) : [];
+  const survivors = this.marker ? await findSurvivors(this.marker, this.pidMark) : [];
   if (survivors.length > 0) killSurvivors(survivors);
   for (const dir of this.tempDirs) removeTempFolder(dir);
   if (survivors.length > 0) {

@@ -7,6 +7,7 @@ import type {
   SystemEvent,
 } from "../../conformance/adapter.js";
 import { NEWEST_EDITION, findEdition, renameKeys, type Edition } from "../../conformance/catalog/editions.js";
+import type { PidMark } from "./survivors.js";
 
 export interface SuiteParameters {
   /** Upper-bound tolerance T of SPEC §0.8 item 5, in ms. */
@@ -24,6 +25,8 @@ export class ConformanceWorld extends World<SuiteParameters> {
   readonly tempDirs: string[] = [];
   cwd = "";
   marker = "";
+  /** Where the pids stood when the scenario began: the survivor check reads only younger processes. */
+  pidMark: PidMark | undefined;
   env: Record<string, string> = {};
   config: { tools: { exec: Record<string, unknown> } } = { tools: { exec: {} } };
   inputWaitIdleMs: number | undefined;

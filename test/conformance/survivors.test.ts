@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { findSurvivors, killSurvivors } from "../../step-definitions/support/survivors.js";
+import { findSurvivors, killSurvivors, markPids, pidWindow } from "../../step-definitions/support/survivors.js";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -45,5 +45,35 @@ describe("findSurvivors", () => {
     expect(found).toHaveLength(1);
     killSurvivors(found);
     expect(await findSurvivors(marker)).toEqual([]);
+  });
+
+  it("finds with a pid mark what began after it, and leaves out what began before", async () => {
+    const marker = randomUUID();
+    const before = await sleeper({ CONFORMANCE_SCENARIO: marker });
+    const mark = markPids();
+    expect(mark?.lastPid).toBeGreaterThanOrEqual(before.pid!);
+    const after = await sleeper({ CONFORMANCE_SCENARIO: marker });
+    expect((await findSurvivors(marker, mark)).map((s) => s.pid)).toEqual([after.pid]);
+    expect((await findSurvivors(marker)).map((s) => s.pid).sort()).toEqual([before.pid, after.pid].sort());
+  });
+});
+
+describe("pidWindow", () => {
+  const at = 1_000_000;
+  const younger = (from: number, last: number, pids: number[], now = at + 1): number[] =>
+    pids.filter(pidWindow({ lastPid: from, at }, last, now));
+
+  it("takes the pids after the mark up to the last one handed out", () => {
+    expect(younger(100, 200, [50, 100, 101, 200, 201])).toEqual([101, 200]);
+  });
+
+  it("takes the pids on both sides of a wrap at pid_max", () => {
+    expect(younger(32_000, 50, [10, 50, 51, 31_999, 32_000, 32_001, 32_767])).toEqual([10, 50, 32_001, 32_767]);
+  });
+
+  it("takes every pid after ten seconds, in which the pids could have wrapped twice, or without a mark", () => {
+    expect(younger(100, 200, [50, 150, 250], at + 10_001)).toEqual([50, 150, 250]);
+    expect([1, 2].filter(pidWindow(undefined, 5))).toEqual([1, 2]);
+    expect([1, 2].filter(pidWindow({ lastPid: 1, at }, undefined, at))).toEqual([1, 2]);
   });
 });
