@@ -50,6 +50,10 @@ class InTurnServer {
     return this.#alive;
   }
 
+  get idle(): boolean {
+    return this.#lease === undefined;
+  }
+
   get stderr(): string {
     return this.#stderr;
   }
@@ -108,8 +112,10 @@ class InTurnServer {
 const idle = new Map<string, InTurnServer[]>();
 const everyServer = new Set<InTurnServer>();
 let home: string | undefined;
+// At the worker's end, idle processes go at once; one serving a session sees the end of its input when the worker is
+// gone, and ends that session's processes before it exits (as a server of its own would).
 process.once("exit", () => {
-  for (const server of everyServer) void server.kill();
+  for (const server of everyServer) if (server.idle) void server.kill();
 });
 
 function acquire(command: string, cwd: string): InTurnServer {

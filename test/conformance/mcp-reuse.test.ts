@@ -93,6 +93,25 @@ describe("MCP sessions served in turn (--reuse with --mcp)", () => {
     }
   });
 
+  it("ends a session's processes when the kit's worker exits in the middle of it", async () => {
+    const script = [
+      `import { createMcpAdapter } from ${JSON.stringify(join(ROOT, "dist/conformance/adapters/mcp-client.js"))};`,
+      `const adapter = createMcpAdapter({ command: ${JSON.stringify(command)}, callTimeoutMs: 60000, reuse: true });`,
+      `const instance = await adapter.start({ env: { PATH: "/usr/bin:/bin" }, config: {}, cwd: ${JSON.stringify(scenarioFolder())} });`,
+      'const started = await instance.call("exec", { command: "sleep 60 & echo $!; wait", background: true }, { scope: "main" });',
+      "await new Promise((resolve) => setTimeout(resolve, 300));",
+      'const log = await instance.call("process", { action: "log", sessionId: started.details.sessionId }, { scope: "main" });',
+      "console.log(log.text.trim());",
+      "process.exit(0);",
+    ].join("\n");
+    const { spawnSync } = await import("node:child_process");
+    const worker = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    const sleeper = Number(worker.stdout.trim());
+    expect(sleeper, worker.stderr).toBeGreaterThan(0);
+    for (let waited = 0; alive(sleeper) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(sleeper)).toBe(false);
+  });
+
   it("replaces a kept process that died: the next scenario gets a new one", async () => {
     const instance = await adapter.start({ env: { PATH: "/usr/bin:/bin" }, config: {}, cwd: scenarioFolder() });
     const pid = await servingPid(instance);
