@@ -12,7 +12,7 @@ import { LINT_FAILED, TYPECHECK_FAILED } from "./typecheck-and-lint.mjs";
 
 const reports = "reports/test";
 /** The nice value of the unit tests (below). */
-const UNIT_TESTS_PRIORITY = -10;
+const UNIT_TESTS_PRIORITY = -5;
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 // Workers per run and the timing tolerance T (SPEC §0.8) follow the machine's cores and the work of others running
