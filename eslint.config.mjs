@@ -3,7 +3,11 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "packages/", "node_modules/", "reports/", "conformance/upstream/vendor/", "**/*.mjs", "**/*.d.mts"] },
+  // Besides the build's outputs: the folders tests make in the repository while the lint may run (.gitignore).
+  {
+    ignores: ["dist/", "packages/", "node_modules/", "reports/", "conformance/upstream/vendor/", "**/*.mjs", "**/*.d.mts",
+      ".scratch/", ".kit-adapter-example-*/", "out/", "packs/"],
+  },
   {
     files: ["**/*.ts"],
     extends: [tseslint.configs.base],
