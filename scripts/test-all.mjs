@@ -138,9 +138,10 @@ const throughHostDone = packagesReady.then(() => Promise.all(throughHostRuns.map
 const earlyRuns = [inProcessDone, throughHostDone];
 const lateRuns = [stdioRun, ...mcpRuns, ...sessionHostRuns].map(conformanceRun);
 const vitestJson = join(reports, "vitest.json");
-// The unit tests are the run's longest step, and the conformance passes end well before them (about 150 s on the
-// 2-core machine): the unit tests get a higher CPU priority where that is permitted (root), so that the passes yield
-// to them (issue 36). Their workers, started later, inherit it.
+// The unit tests are the run's longest step, and the conformance passes end well before them (one to two and a half
+// minutes on the 2-core machine): the unit tests get a higher CPU priority where that is permitted (root), so that the
+// passes yield to them (issue 36; at -10 the passes and the Podman run after them ended later). Their workers,
+// started later, inherit it.
 const unitRun = packagesReady.then(() => run(
   "unit tests", "npx", ["vitest", "run", `--maxWorkers=${plan.vitest}`, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
   { priority: UNIT_TESTS_PRIORITY },

@@ -11,12 +11,16 @@ export const TYPECHECK_FAILED = 17;
 export const LINT_FAILED = 18;
 export const BOTH_FAILED = 19;
 
-/** The project: the repository, or the folder given as the only argument (test/scripts/typecheck-and-lint.test.ts). */
-const root = process.argv[2] ? `${process.argv[2].replace(/\/$/, "")}/` : fileURLToPath(new URL("..", import.meta.url));
 /** Files the lint covers outside tsconfig.json's program (eslint.config.mjs, allowDefaultProject). */
 const OUTSIDE_PROGRAM = ["vitest.config.ts"];
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main();
+/** The project, when run: the repository, or the folder given as the only argument (its test's small projects). */
+let root = "";
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  root = process.argv[2] ? `${process.argv[2].replace(/\/$/, "")}/` : fileURLToPath(new URL("..", import.meta.url));
+  process.exitCode = await main();
+}
 
 async function main() {
   const { default: ts } = await import("typescript");
