@@ -6,10 +6,24 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-/** How long the server may take to end its sessions and exit after its input closes (the kill grace included). */
+/** How long a server may take to end a session's processes after its client's goodbye (the kill grace included). */
 const EXIT_LIMIT_MS = 15_000;
 /** The end of the server's stderr kept for error messages. */
 const STDERR_KEEP_CHARS = 4_000;
+
+/** What is kept of a server's stderr once `chunk` has come after `kept`. */
+export const keptStderr = (kept: string, chunk: Buffer): string => (kept + chunk.toString()).slice(-STDERR_KEEP_CHARS);
+
+/** Whether `ended` took longer than a server may take to end a session (EXIT_LIMIT_MS); resolves by then. */
+export async function endsLate(ended: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = await Promise.race([
+    ended.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), EXIT_LIMIT_MS))),
+  ]);
+  clearTimeout(timer);
+  return late;
+}
 
 export class McpProcessTransport implements Transport {
   onclose?: () => void;
@@ -43,7 +57,7 @@ export class McpProcessTransport implements Transport {
       this.#buffer.append(chunk);
       for (let message = this.#read(); message; message = this.#read()) this.onmessage?.(message);
     });
-    child.stderr.on("data", (chunk: Buffer) => void (this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS)));
+    child.stderr.on("data", (chunk: Buffer) => void (this.#stderr = keptStderr(this.#stderr, chunk)));
     child.stdin.on("error", () => undefined); // a write after the server died; the close reports it
     child.once("close", () => this.onclose?.());
     await new Promise<void>((resolve, reject) => {
@@ -75,13 +89,7 @@ export class McpProcessTransport implements Transport {
     const child = this.#child;
     if (!child) return;
     child.stdin.end();
-    let timer: NodeJS.Timeout | undefined;
-    const late = await Promise.race([
-      this.#exited!.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), EXIT_LIMIT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (late) {
+    if (await endsLate(this.#exited!)) {
       try {
         process.kill(-child.pid!, "SIGKILL");
       } catch {

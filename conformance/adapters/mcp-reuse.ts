@@ -10,12 +10,9 @@ import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { makeTempFolder } from "../temp-folders.js";
+import { endsLate, keptStderr } from "./mcp-process.js";
 import { neutralEnv } from "./stdio-client.js";
 
-/** How long a session may take to end its processes after its end line (the kill grace included). */
-const END_LIMIT_MS = 15_000;
-/** The end of a process's stderr kept for error messages. */
-const STDERR_KEEP_CHARS = 4_000;
 const ENDED = '{"reuse":"ended"';
 
 /** One server process; it serves the session of one lease at a time. */
@@ -43,7 +40,7 @@ class InTurnServer {
       this.#pending = lines.pop() ?? "";
       for (const line of lines) this.#onLine(line);
     });
-    child.stderr.on("data", (chunk: Buffer) => void (this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS)));
+    child.stderr.on("data", (chunk: Buffer) => void (this.#stderr = keptStderr(this.#stderr, chunk)));
   }
 
   get alive(): boolean {
@@ -180,13 +177,7 @@ export class McpLeaseTransport implements Transport {
     const server = this.#server;
     if (!server) return;
     server.write('{"reuse":"end"}\n'); // also after a session that ended by itself: the process waits for it
-    let timer: NodeJS.Timeout | undefined;
-    const late = await Promise.race([
-      this.#endedPromise.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), END_LIMIT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (late) await server.kill();
+    if (await endsLate(this.#endedPromise)) await server.kill();
     this.#server = undefined;
     this.#stderr = server.stderr;
     release(this.#command, this.#cwd, server);
