@@ -42,8 +42,23 @@ it("fails both checks on a project with a type error and a floating promise, whi
   for (const text of ["TS2322", "typecheck: 1 error(s)", "no-floating-promises", "lint: 1 finding(s)"]) expect(result.output).toContain(text);
 }, 120_000);
 
+it("fails the lint alone when the lint cannot run, and keeps the type check's outcome", () => {
+  const result = check(project({ "clean.ts": CLEAN, "eslint.config.mjs": 'throw new Error("no configuration here");\n' }));
+  expect(result.status, result.output).toBe(LINT_FAILED);
+  for (const text of ["typecheck: no errors", "lint: could not run", "no configuration here"]) expect(result.output).toContain(text);
+}, 120_000);
+
 it("tells npm test which check failed by its exit status (the repository's own run is the clean case)", () => {
   expect([exitStatus(true, true), exitStatus(false, true), exitStatus(true, false), exitStatus(false, false)])
     .toEqual([0, TYPECHECK_FAILED, LINT_FAILED, BOTH_FAILED]);
   expect(new Set([TYPECHECK_FAILED, LINT_FAILED, BOTH_FAILED, 0, 1]).size).toBe(5); // a crash (1) is neither
+});
+
+it("leaves out of the repository's lint the folders tests make in it while the lint may run (as .gitignore does)", async () => {
+  const { ESLint } = await import("eslint");
+  const eslint = new ESLint({ cwd: ROOT });
+  for (const path of [".scratch/typecheck-x/readme-1.mts", ".scratch/p1/wrong.ts", ".kit-adapter-example-AbC123/my-adapter.ts"]) {
+    expect(await eslint.isPathIgnored(join(ROOT, path)), path).toBe(true);
+  }
+  expect(await eslint.isPathIgnored(join(ROOT, "src/index.ts"))).toBe(false);
 });
