@@ -1,6 +1,6 @@
 // What every benchmark row shares: the row result shape, the engine under test and the raw-spawn baselines.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSessionEngine, type SessionEngine, type ToolResult } from "../src/engine/index.js";
@@ -47,8 +47,10 @@ export function target(spec: TargetSpec, actual: number): Target {
   return { name: describeTarget(spec), actual, limit: spec.limit, met: Number.isFinite(actual) && actual <= spec.limit };
 }
 
+/** An engine in a folder of its own, which goes when the row's process exits. */
 export function createBenchEngine(): SessionEngine {
   const cwd = mkdtempSync(join(tmpdir(), "bench-"));
+  process.once("exit", () => rmSync(cwd, { recursive: true, force: true }));
   return createSessionEngine({ cwd, env: { ...process.env, SHELL: BENCH_SHELL, TERM: "dumb" } });
 }
 

@@ -3,7 +3,7 @@
 //   --only a,b           run only these rows (ids: see rows.ts)
 //   --quick              fewer repetitions (a smoke run, not for the record)
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,6 +50,7 @@ const machine = {
   node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadavgBefore: loadBefore, loadavgAfter: loadavg(),
   quick: values.quick === true,
 };
+rmSync(scratch, { recursive: true, force: true });
 console.log(formatReport(results, failures));
 mkdirSync(dirname(REPORT_FILE), { recursive: true });
 writeFileSync(REPORT_FILE, `${JSON.stringify(buildJsonReport(results, failures, machine), null, 2)}\n`);
