@@ -30,9 +30,9 @@ export async function createStdioAdapter(options: StdioAdapterOptions): Promise<
   const command = resolveProgram(options.command, process.env["PATH"] ?? "");
   const launch = (env: Record<string, string>): StdioConnection =>
     new StdioConnection({ command, cwd: options.commandCwd ?? process.cwd(), env, timeoutMs: options.callTimeoutMs });
-  const probed = options.capabilities ? undefined : await probeImplementation(launch);
+  const probed = options.capabilities ? undefined : await probeImplementation(launch, options.reuse === true);
   const capabilities = options.capabilities ?? probed?.capabilities ?? [];
-  const pool = options.reuse && (probed?.reusable ?? true) ? new ReusePool(launch) : undefined;
+  const pool = options.reuse && (probed?.reusable ?? true) ? new ReusePool(launch, probed?.kept) : undefined;
   /** Starts in progress, by scenario cwd (see `start`). */
   const starting = new Map<string, Promise<AdapterInstance>>();
   return {
@@ -67,8 +67,11 @@ class ReusePool {
   #idle: StdioConnection | undefined;
   #home: string | undefined;
 
-  constructor(launch: (env: Record<string, string>) => StdioConnection) {
+  /** `kept`: the probe's process, which serves the first scenario. */
+  constructor(launch: (env: Record<string, string>) => StdioConnection, kept?: KeptProcess) {
     this.#launch = launch;
+    this.#idle = kept?.connection;
+    this.#home = kept?.home;
     // The folder goes at process end by itself, also when a signal ends it (temp-folders.ts).
     process.once("exit", () => this.#idle?.killGroup());
   }
@@ -90,16 +93,32 @@ export function neutralEnv(home: string): Record<string, string> {
   return { PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", HOME: home, SHELL: "/bin/sh", TERM: "dumb", LANG: "C.UTF-8" };
 }
 
-/** Runs the implementation once with a neutral environment and reads what its `start` answers. */
-async function probeImplementation(launch: (env: Record<string, string>) => StdioConnection): Promise<Started> {
+/** An implementation process started with a neutral environment whose `HOME` is `home`, idle after a `dispose`. */
+interface KeptProcess { connection: StdioConnection; home: string }
+
+/**
+ * Runs the implementation once with a neutral environment and reads what its `start` answers. With `keep` (a run
+ * with reuse) and an implementation that answers `reusable`, the probe's engine is disposed and its process kept for
+ * the worker's first scenario instead of ended (PROTOCOL.md, reuse): a process start less per worker.
+ */
+async function probeImplementation(
+  launch: (env: Record<string, string>) => StdioConnection, keep: boolean,
+): Promise<Started & { kept?: KeptProcess }> {
   const root = makeTempFolder("exec-conformance-probe-");
   const cwd = join(root, "work");
-  const home = join(root, "home");
-  for (const dir of [cwd, home]) mkdirSync(dir);
+  mkdirSync(cwd);
+  // A kept process keeps its HOME: it goes at process end, as the reuse pool's does (temp-folders.ts).
+  const home = keep ? makeTempFolder("exec-conformance-reuse-") : join(root, "home");
+  if (!keep) mkdirSync(home);
   try {
     const connection = launch(neutralEnv(home));
     const started = await startImplementation(connection, { config: {}, cwd });
+    if (keep && started.reusable) {
+      await connection.request("dispose", {});
+      return { ...started, kept: { connection, home } };
+    }
     await connection.end("after reading its capabilities"); // end of input: it disposes and exits
+    if (keep) removeTempFolder(home);
     return started;
   } catch (error) {
     (error as Error).message = `Reading the capabilities of the stdio implementation failed (set CONFORMANCE_CAPABILITIES to skip this probe).\n${(error as Error).message}`;

@@ -83,6 +83,27 @@ describe("createStdioAdapter with the reference stdio server", () => {
     }
   });
 
+  it.each([
+    { reuse: true, starts: 1, what: "with reuse, the probe's process serves the first scenario" },
+    { reuse: false, starts: 2, what: "without reuse, the probe's process ends and the scenario gets its own" },
+  ])("$what", async ({ reuse, starts }) => {
+    // Each start of the command appends a line to a file of the scenario's folder (the probe's environment is neutral,
+    // so the path is in the command itself).
+    const startsFile = join(currentScenario().cwd, "starts");
+    const command = `echo started >> '${startsFile}'; exec node conformance/stdio-server.mjs`;
+    const adapter = await createStdioAdapter({ command, callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, reuse });
+    const instance = await startIn(adapter);
+    const outcome = await instance.call("exec", { command: "echo $PPID $CONFORMANCE_SCENARIO" }, { scope: "main" });
+    const [pid, marker] = (outcome as { text: string }).text.split(" ");
+    expect(marker).toBe(currentScenario().env["CONFORMANCE_SCENARIO"]); // the scenario's own environment
+    await instance.dispose();
+    await (instance as StdioInstance).close();
+    expect(readFileSync(startsFile, "utf8")).toBe("started\n".repeat(starts));
+    // A reused process stays idle for the next scenario until the worker exits; this test ends it itself.
+    expect(isAlive(Number(pid))).toBe(reuse);
+    if (reuse) process.kill(Number(pid), "SIGTERM");
+  });
+
   it("carries the langchain capability: a description, invocations (one aborted at once), event messages and the hook", async () => {
     const adapter = await createStdioAdapter({
       command: "node conformance/stdio-server.mjs", callTimeoutMs: 30_000, commandCwd: PACKAGE_ROOT, capabilities: ["langchain"],
