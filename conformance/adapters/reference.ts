@@ -5,15 +5,16 @@ import { createRequire } from "node:module";
 import type { ToolMessage } from "@langchain/core/messages";
 import type {
   AdapterInstance, BridgeProbe, BridgeProbeResult, CallOptions, CallOutcome, CallTool, Capability, ConformanceAdapter, ExecutorRequest,
-  FaultSpec, StartOptions, ToolUpdate, WakeRequest,
+  StartOptions, ToolUpdate, WakeRequest,
 } from "../adapter.js";
 import { ExecToolkit } from "../../src/langchain/toolkit.js";
 import {
-  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine, type SpawnFaults,
+  attachChildProcessBridge, createSessionEngine, type HostExecutor, type SessionEngine,
 } from "../../src/engine/index.js";
 import { createFakeExecutor } from "./fake-executor.js";
 import { createLangChainSurface, type LangChainSurface } from "./reference-langchain.js";
 import { REFERENCE_ADAPTER_NAME } from "./reference-adapter-name.js";
+import { spawnFaults } from "./spawn-faults.js";
 import { scheduleAbort } from "./scheduled-abort.js";
 
 export default function createReferenceAdapter(): ConformanceAdapter {
@@ -34,14 +35,6 @@ function ptyAvailable(): boolean {
     }
   }
   return ptyLoads;
-}
-
-export function spawnFaults({ ptyUnavailable, spawnUnavailable, stdinWriteError }: FaultSpec): SpawnFaults {
-  return {
-    ...(ptyUnavailable !== undefined ? { ptyUnavailable } : {}),
-    ...(spawnUnavailable !== undefined ? { spawnUnavailable } : {}),
-    ...(stdinWriteError !== undefined ? { stdinWriteError } : {}),
-  };
 }
 
 /** An instance whose calls also take an outside abort signal (the stdio server's `abort`, PROTOCOL.md). */

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import type { StartOptions } from "../adapter.js";
 import { createSessionHost, type SessionHost } from "../../src/host/index.js";
-import { spawnFaults } from "./reference.js";
+import { spawnFaults } from "./spawn-faults.js";
 
 const token = randomBytes(32).toString("hex");
 const hosts = new Map<string, SessionHost>();
