@@ -16,6 +16,7 @@ import catalog from "./catalog/rules.json" with { type: "json" };
 import type { RuleEntry } from "./catalog/spec-rules.js";
 import { readDivergences, type Divergences } from "./report/divergences.js";
 import { makeTempFolder, removeTempFolder } from "./temp-folders.js";
+import { useLeanWorkMessages } from "./lean-work-messages.js";
 import { NEWEST_EDITION, documentedTagExpression, findEdition, type Edition } from "./catalog/editions.js";
 
 /** The package root: the nearest folder above this module that holds the features (works from dist/ too). */
@@ -212,6 +213,7 @@ export async function runConformance(options: CliOptions, messagesDir = options.
   // worker is this process (cucumber's parallel 0), which has loaded most of the kit already.
   const workers = Math.min(runConfiguration.runtime.parallel, plan.length);
   runConfiguration.runtime.parallel = workers === 1 ? 0 : workers;
+  if (workers > 1) useLeanWorkMessages();
   // The first line within a second or two of the start (issue 37): loading the implementation can take a while.
   const featureCount = new Set(plan.map(({ uri }) => uri)).size;
   console.log(`Selected ${plan.length} scenario${plan.length === 1 ? "" : "s"} from ${featureCount} feature file${featureCount === 1 ? "" : "s"}; `
