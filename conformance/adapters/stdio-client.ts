@@ -114,7 +114,10 @@ async function probeImplementation(
     const connection = launch(neutralEnv(home));
     const started = await startImplementation(connection, { config: {}, cwd });
     if (keep && started.reusable) {
-      await connection.request("dispose", {});
+      await connection.request("dispose", {}).catch((error: unknown) => {
+        connection.killGroup(); // a probe that fails its dispose is not kept, nor left running
+        throw error;
+      });
       return { ...started, kept: { connection, home } };
     }
     await connection.end("after reading its capabilities"); // end of input: it disposes and exits

@@ -232,6 +232,19 @@ describe("the stdio client's failure handling", () => {
     expect(error.message).toContain("crashes-mid-call: Traceback (most recent call last): engine exploded");
   });
 
+  it("with reuse, ends a probe whose dispose fails instead of keeping it, and says why", async () => {
+    const pidFile = join(currentScenario().cwd, "pid");
+    const error = await rejectionOf(
+      createStdioAdapter({ command: `${fixture("reusable-dispose-fails")} '${pidFile}'`, callTimeoutMs: 5000, reuse: true }), 20_000,
+    );
+    expect(error.message).toContain("Reading the capabilities of the stdio implementation failed");
+    expect(error.message).toContain("reusable-dispose-fails: cannot dispose");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const deadline = Date.now() + 5_000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(isAlive(pid)).toBe(false);
+  });
+
   it("fails the capability probe with the reason when the command cannot run", async () => {
     const error = await rejectionOf(createStdioAdapter({ command: "no-such-implementation --serve", callTimeoutMs: 5000 }), 20_000);
     expect(error.message).toContain("Reading the capabilities of the stdio implementation failed");
