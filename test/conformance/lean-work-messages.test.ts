@@ -1,7 +1,10 @@
 // The kit sends each scenario to a cucumber worker with its feature's document cut down to that scenario
 // (conformance/lean-work-messages.ts): what leads to the scenario stays, the feature's other scenarios go.
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Envelope, GherkinDocument, Pickle } from "@cucumber/messages";
 import { documentForScenario, useLeanWorkMessages } from "../../conformance/lean-work-messages.js";
@@ -84,3 +87,26 @@ describe("the document a worker gets with a scenario", () => {
     expect(useLeanWorkMessages()).toBe(true);
   });
 });
+
+describe("a kit run with workers", () => {
+  it("sends each of its scenarios with a document that holds that scenario alone", async () => {
+    const work = mkdtempSync(join(tmpdir(), "lean-work-"));
+    try {
+      const record = join(work, "messages");
+      const probe = new URL("./fixtures/record-work-messages.mjs", import.meta.url).pathname;
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const kit = spawn(process.execPath, ["--import", probe, "conformance/bin.mjs", "--parallel", "2", "--paths", "features/list.feature",
+          "--tags", "@LIST-01 or @LIST-02", "--report", join(work, "report")], { env: { ...process.env, RECORD_WORK_MESSAGES: record }, stdio: "ignore" });
+        kit.once("error", reject);
+        kit.once("exit", resolve);
+      });
+      expect(code).toBe(0);
+      // Two scenarios of list.feature, which holds 29: each message carries its own scenario only.
+      const sent = readFileSync(record, "utf8").trim().split("\n").map((line) => line.split(" ").map(Number));
+      expect(sent.map(([scenarios]) => scenarios)).toEqual([1, 1]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
