@@ -9,7 +9,7 @@ import { afterEach, expect, it } from "vitest";
 import { testEnv } from "../reliability/helpers.js";
 import { TOKEN, processesRunning, startHostProgram, stopAll } from "./helpers.js";
 
-const WORKER = fileURLToPath(new URL("./fixtures/deployment-worker.ts", import.meta.url));
+const WORKER = fileURLToPath(new URL("./fixtures/deployment-worker.mjs", import.meta.url));
 const workers: ChildProcess[] = [];
 
 afterEach(async () => {
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 function startWorker(args: string[]): { child: ChildProcess; firstLine: Promise<Record<string, unknown>>; exited: Promise<unknown> } {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER, ...args], {
+  const child = spawn(process.execPath, [WORKER, ...args], {
     env: { ...testEnv(), EXEC_PROCESS_HOST_TOKEN: TOKEN }, stdio: ["ignore", "pipe", "pipe"],
   });
   workers.push(child);

@@ -14,7 +14,7 @@ import {
 } from "../reliability/helpers.js";
 import { TOKEN, processesRunning, rawConnection, startHost, startHostProgram, stopAll } from "./helpers.js";
 
-const START_JOB = fileURLToPath(new URL("./fixtures/start-job.ts", import.meta.url));
+const START_JOB = fileURLToPath(new URL("./fixtures/start-job.mjs", import.meta.url));
 const remotes: RemoteSessionEngine[] = [];
 const groups: number[] = [];
 
@@ -180,7 +180,7 @@ describe("refusals, with their texts", () => {
 describe("failures of the processes around the host", () => {
   it("a killed client leaves its job running; the next client of the scope polls it and drains its exit event", async () => {
     const host = await startHost();
-    const starter = spawn(process.execPath, ["--import", "tsx", START_JOB, host.socketPath, "thread:T", "sleep 1; echo done"], {
+    const starter = spawn(process.execPath, [START_JOB, host.socketPath, "thread:T", "sleep 1; echo done"], {
       env: { ...testEnv(), EXEC_PROCESS_HOST_TOKEN: TOKEN }, stdio: ["ignore", "pipe", "inherit"],
     });
     const line = await new Promise<string>((resolve) => starter.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8"))));

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { isProcessAlive, killGroup, liveGroupMembers, sleep, waitForGroupsGone, waitUntil } from "./helpers.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/host-ends.ts", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("./fixtures/host-ends.mjs", import.meta.url));
 const ptyLoads = await import("node-pty").then(() => true, () => false);
 
 interface StartedHost { host: ChildProcess; groups: number[]; exited: Promise<[number | null, string | null]>; output: () => string }
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 async function startHost(args: string[]): Promise<StartedHost> {
-  const host = spawn(process.execPath, ["--import", "tsx", FIXTURE, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const host = spawn(process.execPath, [FIXTURE, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<[number | null, string | null]>((resolve) => host.once("exit", (code, signal) => resolve([code, signal])));
   let stdout = "";
   let stderr = "";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { isProcessAlive, killGroup, liveGroupMembers, waitForGroupsGone, waitUntil } from "./helpers.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/host-with-sessions.ts", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("./fixtures/host-with-sessions.mjs", import.meta.url));
 
 /** Process-group ids: live sessions, one hidden by remove (alive at most for its 5 s grace), the host's own child. */
 interface HostPids { sessions: number[]; hidden: number; child: number }
@@ -23,7 +23,7 @@ afterEach(() => {
 interface StartedHost { host: ChildProcess; pids: HostPids; exited: Promise<[number | null, string | null]> }
 
 async function startHost(mode: "graceful" | "no-handler"): Promise<StartedHost> {
-  const host = spawn(process.execPath, ["--import", "tsx", FIXTURE, mode], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+  const host = spawn(process.execPath, [FIXTURE, mode], { stdio: ["ignore", "pipe", "inherit"], detached: true });
   const entry = { host, pgids: [] as number[] };
   started.push(entry);
   const exited = new Promise<[number | null, string | null]>((resolve) => host.once("exit", (code, signal) => resolve([code, signal])));
