@@ -4,8 +4,11 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 
 export interface StallProxy {
   readonly port: number;
-  /** Stops forwarding on every open connection; with `newConnections`, also on every later one. */
-  stall(options?: { newConnections?: boolean }): void;
+  /**
+   * Stops forwarding on every open connection; with `newConnections`, also on every later one; with `delayNewMs`,
+   * later ones are forwarded only after that long (a loaded node slow to answer a new connection).
+   */
+  stall(options?: { newConnections?: boolean; delayNewMs?: number }): void;
   /** Forwards new connections again (stalled ones stay stalled). */
   resume(): void;
   /** Closes the listener and every connection. */
@@ -15,6 +18,7 @@ export interface StallProxy {
 export async function startStallProxy(targetPort: number): Promise<StallProxy> {
   const pairs = new Set<[Socket, Socket]>();
   let stallNew = false;
+  let delayNewMs = 0;
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: "127.0.0.1", port: targetPort });
     const pair: [Socket, Socket] = [client, upstream];
@@ -27,8 +31,9 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
     client.on("error", end).on("close", end);
     upstream.on("error", end).on("close", end);
     if (stallNew) return halt(pair); // accepted, then silence
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (delayNewMs === 0) return forward(pair);
+    const timer = setTimeout(() => forward(pair), delayNewMs);
+    client.once("close", () => clearTimeout(timer));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -37,10 +42,12 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
     port: address.port,
     stall(options = {}) {
       stallNew = options.newConnections === true;
+      delayNewMs = options.delayNewMs ?? 0;
       for (const pair of pairs) halt(pair);
     },
     resume() {
       stallNew = false;
+      delayNewMs = 0;
     },
     async close() {
       for (const [client, upstream] of pairs) {
@@ -51,6 +58,11 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function forward([client, upstream]: [Socket, Socket]): void {
+  client.pipe(upstream);
+  upstream.pipe(client);
 }
 
 function halt([client, upstream]: [Socket, Socket]): void {

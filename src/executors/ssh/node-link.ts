@@ -27,6 +27,11 @@ export interface CommandSpec {
 const DISPOSE_KILL_WAIT_MS = 1_000;
 /** Of dispose's grace: kept for closing the connections at the end. */
 const DISPOSE_CLOSE_MS = 200;
+/**
+ * Kills still unanswered this long into dispose: a spare connection starts opening beside the wait, so that a loaded
+ * node's handshake has the rest of the grace, not only what the kill wait leaves (run 42 of issue 36).
+ */
+const DISPOSE_SPARE_AFTER_MS = 150;
 /** First pause of a command whose channel the server refused while still counting a closed one; it doubles. */
 const REFUSED_RETRY_MS = 50;
 const REFUSED_RETRY_MAX_MS = 1_000;
@@ -36,8 +41,10 @@ export class NodeLink {
   private control: Promise<ControlChannel> | undefined;
   /** The connection that carries (or is opening) the control channel. */
   private controlConnection: NodeConnection | undefined;
-  /** A connection opened outside the pool by dispose, only to kill orphans. */
-  private spare: NodeConnection | undefined;
+  /** A connection opened outside the pool by dispose, only to kill orphans; undefined when it could not be opened. */
+  private spare: Promise<NodeConnection | undefined> | undefined;
+  /** The spare once connected, for the control channel and the final close. */
+  private spareConnection: NodeConnection | undefined;
   /** Set when dispose starts: the error of commands that have not started yet. */
   private stopping: unknown;
   private readonly stopped = new AbortController();
@@ -89,13 +96,15 @@ export class NodeLink {
     const killed = [
       ...running.map((remote) => remote.kill("SIGKILL")), this.leftovers.clear(), ...running.map((remote) => remote.done),
     ];
+    const spareTimer = setTimeout(() => void this.openSpare(deadline - DISPOSE_CLOSE_MS), DISPOSE_SPARE_AFTER_MS);
     await within(Promise.all(killed), Math.min(DISPOSE_KILL_WAIT_MS, deadline - DISPOSE_CLOSE_MS - Date.now()));
+    clearTimeout(spareTimer);
     const silent = new Set([...this.running].flatMap(([remote, connection]) => (remote.finished ? [] : [connection])));
     for (const connection of silent) connection.destroy(); // its commands become orphans (onLost)
     await within(closed([...silent]), deadline - DISPOSE_CLOSE_MS - Date.now());
     await within(this.clearLeftoversAnyhow(deadline - DISPOSE_CLOSE_MS), deadline - DISPOSE_CLOSE_MS - Date.now());
     this.disposed = true;
-    const connections = [...this.pool.openConnections(), ...(this.spare ? [this.spare] : [])];
+    const connections = [...this.pool.openConnections(), ...(this.spareConnection ? [this.spareConnection] : [])];
     for (const connection of connections) connection.end();
     await within(closed(connections), deadline - Date.now());
     for (const connection of connections) connection.destroy();
@@ -168,17 +177,28 @@ export class NodeLink {
     });
   }
 
-  /** Dispose: clears the leftovers, connecting once more (outside the pool, until `deadline`) when none is left. */
+  /** Dispose: clears the leftovers, over the spare connection (see openSpare) when no other is left. */
   private async clearLeftoversAnyhow(deadline: number): Promise<void> {
     if (this.leftovers.empty) return;
     await this.leftovers.clear();
     if (this.leftovers.empty || this.pool.openConnections().length > 0) return;
-    const connectTimeoutMs = Math.max(1, deadline - Date.now());
-    const connection = await connectNode(this.name, this.node, { ...this.settings, connectTimeoutMs }).catch(() => undefined);
-    if (!connection) return;
-    if (this.disposed) return connection.destroy(); // too late: dispose is closing everything
-    this.spare = connection;
-    await this.leftovers.clear();
+    if (await this.openSpare(deadline)) await this.leftovers.clear();
+  }
+
+  /** Dispose: connects once more, outside the pool and until `deadline`, only to kill orphans; opened at most once. */
+  private openSpare(deadline: number): Promise<NodeConnection | undefined> {
+    this.spare ??= (async () => {
+      const connectTimeoutMs = Math.max(1, deadline - Date.now());
+      const connection = await connectNode(this.name, this.node, { ...this.settings, connectTimeoutMs }).catch(() => undefined);
+      if (!connection) return undefined;
+      if (this.disposed) {
+        connection.destroy(); // too late: dispose is closing everything
+        return undefined;
+      }
+      this.spareConnection = connection;
+      return connection;
+    })();
+    return this.spare;
   }
 
   /** A new connection: the control channel is opened at once if there is none, before commands fill the connection. */
@@ -202,7 +222,7 @@ export class NodeLink {
 
   /** Opens the control channel on any open connection: each keeps a channel free for it. */
   private async openControl(): Promise<ControlChannel> {
-    const connection = this.pool.openConnections()[0] ?? (this.spare?.closed === false ? this.spare : undefined);
+    const connection = this.pool.openConnections()[0] ?? (this.spareConnection?.closed === false ? this.spareConnection : undefined);
     if (!connection) throw new Error(`no open connection to node "${this.name}"`);
     this.controlConnection = connection;
     const control = await openControlChannel(connection.client);
