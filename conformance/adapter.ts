@@ -14,6 +14,12 @@ export interface ConformanceAdapter {
   name: string;
   capabilities: Capability[];
   start(options: StartOptions): Promise<AdapterInstance>;
+  /**
+   * Optional: the worker (or the kit's own process, when it runs the scenarios) has run its last scenario; end what
+   * the adapter kept from one scenario to the next (a connection, a container). Called once, after the last
+   * instance's dispose.
+   */
+  close?(): Promise<void>;
 }
 
 /** A scripted host executor (EXEC-08/09) described as data; the adapter builds the real one. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { compareMain } from "./compare-cli.js";
 import { candidateFeatureFiles } from "./feature-candidates.js";
-import { adapterNameFromEnvironment } from "./load-adapter.js";
+import { adapterNameFromEnvironment, expectAdapterName } from "./load-adapter.js";
 import { renderChapterSummary, renderFailedRules } from "./report/chapter-summary.js";
 import { headlineSentence } from "./report/report-text.js";
 import { writeComplianceReport } from "./report/write-compliance-report.js";
@@ -263,6 +263,9 @@ export async function main(argv: string[]): Promise<number> {
   // Without --report the matrix is still built, in a temporary folder, for the chapter table; a signal that ends
   // the kit removes it too (temp-folders.ts).
   const reportDir = options.report ?? makeTempFolder("exec-conformance-report-");
+  // The workers that load the adapter say its name there, for the report (load-adapter.ts, recordAdapterName).
+  const nameFolder = makeTempFolder("exec-conformance-name-");
+  expectAdapterName(join(nameFolder, "adapter-name"));
   try {
     let success: boolean;
     try {
@@ -297,6 +300,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return success ? 0 : 1;
   } finally {
+    removeTempFolder(nameFolder);
     if (!options.report) removeTempFolder(reportDir);
   }
 }

@@ -1,4 +1,5 @@
 // Resolves the implementation under test from the environment the kit's CLI sets for every worker.
+import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { AdapterFactory, Capability, ConformanceAdapter } from "./adapter.js";
@@ -51,14 +52,50 @@ export async function loadAdapterFromEnvironment(env: NodeJS.ProcessEnv = proces
   return loaded.default();
 }
 
-/** The name of the adapter the environment selects, without starting a stdio implementation. */
+/**
+ * The name of the adapter the environment selects, without starting a stdio implementation. An adapter module is
+ * loaded for it only when no worker has said its name (recordAdapterName).
+ */
 export async function adapterNameFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const mcpCommand = env["CONFORMANCE_MCP_COMMAND"];
   if (mcpCommand) return mcpAdapterName(mcpCommand);
   const command = env["CONFORMANCE_COMMAND"];
   if (command) return stdioAdapterName(command);
   if (env["CONFORMANCE_ADAPTER"] === undefined) return REFERENCE_ADAPTER_NAME;
-  return (await loadAdapterFromEnvironment(env)).name;
+  return recordedAdapterName(env) ?? (await loadAdapterFromEnvironment(env)).name;
+}
+
+/**
+ * CONFORMANCE_ADAPTER_NAME_FILE: where a process that loaded the adapter writes its name, for the kit's own process
+ * to read once the scenarios have run. Loading an adapter module only for its name cost the kit's process 0.4 s of
+ * CPU for the adapter of the executors (issue 36); its workers have loaded it already.
+ */
+const NAME_FILE = "CONFORMANCE_ADAPTER_NAME_FILE";
+
+/** Has the processes that load the adapter from now on write its name to `file` (inherited by the workers). */
+export function expectAdapterName(file: string, env: NodeJS.ProcessEnv = process.env): void {
+  env[NAME_FILE] = file;
+}
+
+/** Writes the loaded adapter's name where the kit's process expects it, if it does; a failure only costs a load. */
+export function recordAdapterName(name: string, env: NodeJS.ProcessEnv = process.env): void {
+  const file = env[NAME_FILE];
+  if (!file) return;
+  try {
+    writeFileSync(file, name);
+  } catch {
+    // the kit's process loads the adapter for its name instead
+  }
+}
+
+function recordedAdapterName(env: NodeJS.ProcessEnv): string | undefined {
+  const file = env[NAME_FILE];
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined; // no worker loaded the adapter (none ran a scenario)
+  }
 }
 
 function parseTimeout(value: string | undefined): number {

@@ -2,8 +2,11 @@
 // the commands in bubblewrap, CONFORMANCE_HOST=node over SSH to the node described by SSH_FIXTURE (JSON: host, port,
 // username, privateKey, hostKey; scripts/sshd-fixture.mjs provides one), CONFORMANCE_HOST=container in containers of
 // the dockerd described by DOCKER_FIXTURE (JSON: socketPath, image; scripts/docker-daemon.mjs), registered as the
-// sandbox host, one executor per scenario (its workspace is the scenario's folder). A call that names its own host
-// keeps it.
+// sandbox host. A call that names its own host keeps it.
+// Each worker keeps one executor from scenario to scenario and closes it after its last: the SSH connection, and for
+// containers one container, whose workspace is the run's folder (CONFORMANCE_CONTAINER_FOLDER, which holds every
+// scenario's folder; scripts/conformance-through-host.mjs makes it). A container's start and removal cost about
+// 0.3 s of CPU, several times a command's.
 // Rules that cannot hold through an executor are listed, with reasons, in through-host-exclusions.json.
 import type { AdapterInstance, ConformanceAdapter, StartOptions } from "../adapter.js";
 import { createContainerExecutor, createSandboxExecutor, createSshExecutor, type HostExecutor } from "../../src/index.js";
@@ -17,6 +20,7 @@ export default function createThroughHostAdapter(): ConformanceAdapter {
     name: `langchain-exec-process (reference, through host "${host}")`,
     capabilities: ["pty", "executor", "bridge"],
     start: (options) => startThroughHost(host, options),
+    close: closeShared,
   };
 }
 
@@ -25,82 +29,83 @@ function readHost(value: string | undefined): Host {
   throw new Error(`CONFORMANCE_HOST must be "sandbox", "node" or "container" for the through-host adapter (got "${value ?? ""}").`);
 }
 
-/** How long the worker's executor outlives its last scenario: the next scenario reuses its SSH connection, and the
- * connection still closes when the run is over, so the worker's event loop drains. */
-const IDLE_CLOSE_MS = 1_000;
-let shared: { host: Host; executor: HostExecutor; users: number; idleTimer?: NodeJS.Timeout } | undefined;
+/** The executor a worker keeps from its first scenario until the kit closes the adapter after its last. */
+interface Shared {
+  executor: HostExecutor;
+  /** Settled once the executor can take a scenario's calls (a container is started). */
+  ready: Promise<void>;
+}
+let shared: Shared | undefined;
 
-function acquireExecutor(host: Exclude<Host, "container">): HostExecutor {
-  if (shared?.host !== host) shared = { host, executor: createExecutor(host), users: 0 };
-  clearTimeout(shared.idleTimer);
-  shared.users += 1;
-  return shared.executor;
+/** Disposes the worker's executor; the next scenario, if any, makes a new one (after a failed start, say). */
+async function dropShared(current: Shared): Promise<void> {
+  if (shared === current) shared = undefined;
+  await disposeExecutor(current.executor);
 }
 
-function releaseExecutor(): void {
-  const current = shared;
-  if (!current) return;
-  current.users -= 1;
-  if (current.users > 0) return;
-  current.idleTimer = setTimeout(() => {
-    if (shared === current) shared = undefined;
-    void (current.executor as { dispose?: () => Promise<void> }).dispose?.();
-  }, IDLE_CLOSE_MS);
+async function closeShared(): Promise<void> {
+  if (shared) await dropShared(shared);
 }
+
+const disposeExecutor = (executor: HostExecutor): Promise<void> =>
+  (executor as { dispose?: () => Promise<void> }).dispose?.() ?? Promise.resolve();
 
 async function startThroughHost(host: Host, options: StartOptions): Promise<AdapterInstance> {
-  if (host === "container") return startInContainers(options);
-  const executor = acquireExecutor(host);
-  let instance: ReferenceInstance;
+  let make: () => Shared;
+  if (host === "container") {
+    const runFolder = runFolderHolding(options.cwd);
+    make = () => {
+      const executor = containerExecutor(runFolder);
+      return { executor, ready: warmUp(executor, runFolder) };
+    };
+  } else {
+    make = () => ({ executor: createExecutor(host), ready: Promise.resolve() });
+  }
+  const current = (shared ??= make());
   try {
-    instance = await startReference(options, { [host]: executor });
+    await current.ready;
   } catch (error) {
-    releaseExecutor();
+    await dropShared(current);
     throw error;
   }
-  let released = false;
-  return {
-    ...instance,
-    call: (tool, args, call) => instance.call(tool, tool === "exec" && args["host"] === undefined ? { ...args, host } : args, call),
-    async dispose() {
-      await instance.dispose();
-      if (!released) releaseExecutor();
-      released = true;
-    },
-  };
+  // A scenario whose instance cannot start (its config refused) leaves the executor to the next one.
+  const instance = await startReference(options, { [registeredAs(host)]: current.executor });
+  return { ...instance, call: withHost(instance, host) };
 }
 
-async function startInContainers(options: StartOptions): Promise<AdapterInstance> {
+/** The name the executor is registered under: containers take the sandbox host's place. */
+const registeredAs = (host: Host): "sandbox" | "node" => (host === "container" ? "sandbox" : host);
+
+/** Sends exec calls that name no host to the executor's. */
+function withHost(instance: ReferenceInstance, host: Host): AdapterInstance["call"] {
+  return (tool, args, call) => instance.call(tool, tool === "exec" && args["host"] === undefined ? { ...args, host: registeredAs(host) } : args, call);
+}
+
+/** The run's folder (CONFORMANCE_CONTAINER_FOLDER), which must hold the scenario's folder `cwd`. */
+function runFolderHolding(cwd: string): string {
+  const folder = process.env["CONFORMANCE_CONTAINER_FOLDER"]?.replace(/\/+$/, "");
+  if (folder && cwd.startsWith(`${folder}/`)) return folder;
+  throw new Error("CONFORMANCE_HOST=container needs CONFORMANCE_CONTAINER_FOLDER, a folder that holds the scenarios' folders "
+    + "(the kit's TMPDIR): run the kit through scripts/conformance-through-host.mjs container.");
+}
+
+/**
+ * A container executor whose workspace is `workspace`, mounted at its own path, so the paths a scenario names
+ * (<cwd>) hold inside the container too. The kit's scenario folders belong to the user running it: the commands run
+ * as that user to write them; as root (CI) that user is root, in the kit's own throwaway folder, so the run opts in
+ * to root explicitly. One container serves every scope, and it is started before a scenario's first call (warmUp):
+ * the scenarios time the engine's yields and timeouts, not the creation of a container (0.5–1 s, far more on a
+ * loaded machine).
+ */
+function containerExecutor(workspace: string): HostExecutor {
   const raw = process.env["DOCKER_FIXTURE"];
-  if (!raw) throw new Error("CONFORMANCE_HOST=container needs DOCKER_FIXTURE (run the kit through scripts/docker-daemon.mjs).");
+  if (!raw) throw new Error("CONFORMANCE_HOST=container needs DOCKER_FIXTURE: run the kit through scripts/conformance-through-host.mjs container.");
   const { socketPath, image } = JSON.parse(raw) as { socketPath: string; image: string };
-  // The kit's scenario folders belong to the user running it: the commands run as that user to write them. The
-  // folder is mounted at its own path, so the paths a scenario names (<cwd>) hold inside the container too. One
-  // container serves all scopes of the scenario, and it is started before the scenario's first call: the scenarios
-  // time the engine's yields and timeouts, not the creation of a container (0.5–1 s, far more on a loaded machine).
-  // As root (CI) that user is root: the kit's own throwaway folder, so the run opts in to root explicitly.
   const uid = process.getuid?.() ?? 0;
-  const user = `${uid}:${process.getgid?.() ?? 0}`;
-  const executor = createContainerExecutor({
-    image, docker: { socketPath }, user, allowRoot: uid === 0, idleTtlMs: 60_000, scope: "shared", workspace: options.cwd,
-    workspaceMount: options.cwd,
+  return createContainerExecutor({
+    image, docker: { socketPath }, user: `${uid}:${process.getgid?.() ?? 0}`, allowRoot: uid === 0, idleTtlMs: 60_000,
+    scope: "shared", workspace, workspaceMount: workspace,
   });
-  let instance: ReferenceInstance;
-  try {
-    await warmUp(executor, options.cwd);
-    instance = await startReference(options, { sandbox: executor });
-  } catch (error) {
-    await executor.dispose();
-    throw error;
-  }
-  return {
-    ...instance,
-    call: (tool, args, call) => instance.call(tool, tool === "exec" && args["host"] === undefined ? { ...args, host: "sandbox" } : args, call),
-    async dispose() {
-      await instance.dispose();
-      await executor.dispose();
-    },
-  };
 }
 
 /** Runs `true` in the executor's container, which starts it. */

@@ -1,11 +1,11 @@
 // Hooks that guard the suite (SPEC §0.8 item 4): a fresh instance, temp cwd and controlled environment per
 // scenario; afterwards dispose, prove that no process of the scenario survives, and fail unchecked rejections.
-import { After, Before, BeforeAll, setDefaultTimeout, type ITestCaseHookParameter } from "@cucumber/cucumber";
+import { After, AfterAll, Before, BeforeAll, setDefaultTimeout, type ITestCaseHookParameter } from "@cucumber/cucumber";
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Capability, ConformanceAdapter } from "../../conformance/adapter.js";
-import { loadAdapterFromEnvironment } from "../../conformance/load-adapter.js";
+import { loadAdapterFromEnvironment, recordAdapterName } from "../../conformance/load-adapter.js";
 import { makeTempFolder, removeTempFolder } from "../../conformance/temp-folders.js";
 import { findSurvivors, killSurvivors, markPids } from "./survivors.js";
 import { assertSameEvents, type ConformanceWorld } from "./world.js";
@@ -21,6 +21,12 @@ let adapter: ConformanceAdapter | undefined;
 
 BeforeAll(async function () {
   adapter = await loadAdapterFromEnvironment();
+  recordAdapterName(adapter.name);
+});
+
+// A worker ends its process once its last scenario is over: what the adapter kept across scenarios ends first.
+AfterAll(async function () {
+  await adapter?.close?.();
 });
 
 const CAPABILITY_TAGS: Record<string, Capability> = {
