@@ -28,9 +28,17 @@ const TOOLS_ENTRIES = {
 /** conformance/ files that ship besides the compiled modules: entry scripts and the protocol's documents. */
 const KIT_CONFORMANCE_FILES = ["bin.mjs", "stdio-server.mjs", "slow-first-order.mjs", "PROTOCOL.md", "INTERPRETING.md", "protocol.schema.json"];
 
+/**
+ * `--no-check`: emit without type checking, for a caller that checks the same files itself (npm test's type check runs
+ * beside the build, over tsconfig.json, which holds these). The output is the same byte for byte; the build takes half
+ * its CPU and wall time (tsc: 13 → 7 s of CPU, 8 → 4 s of wall), and every kit run of npm test waits for it (issue 36).
+ */
+const NO_CHECK = process.argv.slice(2).includes("--no-check");
+
 const inputs = sourceInputs(ROOT);
 rmSync(join(ROOT, "dist"), { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+const tscArgs = ["-p", "tsconfig.build.json", ...(NO_CHECK ? ["--noCheck"] : [])];
+const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), ...tscArgs], { cwd: ROOT, stdio: "inherit" });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 await bundleMcpServer();
 await bundleStdioServer();

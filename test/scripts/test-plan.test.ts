@@ -1,7 +1,9 @@
 // npm test's workers and T follow the machine (scripts/test-plan.mjs): the baseline on an idle 2-core machine.
 import { describe, expect, it } from "vitest";
-import { availableParallelism } from "node:os";
-import { BASELINE, busyBetween, busyCores, testPlan } from "../../scripts/test-plan.mjs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { BASELINE, busyBetween, busyCores, loadOfOthers, testPlan } from "../../scripts/test-plan.mjs";
 
 describe("testPlan", () => {
   it("is the baseline on an idle 2-core machine", () => {
@@ -10,23 +12,23 @@ describe("testPlan", () => {
 
   it("halves the workers and doubles T on a 2-core machine with one core's work running", () => {
     expect(testPlan({ cores: 2, load: 1, env: {} })).toEqual({
-      inProcess: 4, stdio: 4, throughHost: 2, mcp: 3, sessionHost: 3, vitest: 2, toleranceMs: 4000, cores: 2, load: 1,
+      inProcess: 3, stdio: 3, throughHost: 2, mcp: 2, sessionHost: 2, vitest: 2, toleranceMs: 4000, cores: 2, load: 1,
     });
   });
 
   it("keeps a quarter of the machine's workers however high the load, and at least one worker", () => {
     expect(testPlan({ cores: 2, load: 40, env: {} })).toEqual({
-      inProcess: 2, stdio: 2, throughHost: 1, mcp: 2, sessionHost: 2, vitest: 1, toleranceMs: 8000, cores: 2, load: 40,
+      inProcess: 2, stdio: 2, throughHost: 1, mcp: 1, sessionHost: 1, vitest: 1, toleranceMs: 8000, cores: 2, load: 40,
     });
   });
 
   it("gives an idle 8-core machine four times the workers and the baseline's T", () => {
-    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 32, stdio: 32, throughHost: 12, mcp: 24, sessionHost: 24, vitest: 12, toleranceMs: 2000 });
+    expect(testPlan({ cores: 8, load: 0, env: {} })).toMatchObject({ inProcess: 24, stdio: 24, throughHost: 12, mcp: 16, sessionHost: 16, vitest: 12, toleranceMs: 2000 });
   });
 
   it("takes a forced value from its environment variable, and ignores one that is not a positive whole number", () => {
     const plan = testPlan({ cores: 2, load: 0, env: { CONFORMANCE_PARALLEL: "3", CONFORMANCE_TOLERANCE_MS: "2500", VITEST_MAX_WORKERS: "0", CONFORMANCE_MCP_PARALLEL: "x" } });
-    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 6 });
+    expect(plan).toMatchObject({ inProcess: 3, toleranceMs: 2500, vitest: 3, mcp: 4 });
   });
 
   it("counts programs' time and steal as busy, and the kernel's own time (writeback after npm ci) and iowait as free", () => {
@@ -45,5 +47,25 @@ describe("testPlan", () => {
     const busy = await measuring;
     expect(busy).toBeGreaterThanOrEqual(0.5);
     expect(busy).toBeLessThanOrEqual(availableParallelism());
+  });
+});
+
+describe("loadOfOthers", () => {
+  const measured = async (): Promise<number> => 1.5;
+
+  it("counts nothing while the system packages of .ci/run are installing (their status file not yet written)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "load-of-others-"));
+    try {
+      const status = join(dir, "status");
+      expect(await loadOfOthers({ CI_SYSTEM_PACKAGES: status }, measured)).toEqual({ load: 0, ownInstall: true });
+      writeFileSync(status, "0\n");
+      expect(await loadOfOthers({ CI_SYSTEM_PACKAGES: status }, measured)).toEqual({ load: 1.5, ownInstall: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("measures the machine when no install runs beside npm test", async () => {
+    expect(await loadOfOthers({}, measured)).toEqual({ load: 1.5, ownInstall: false });
   });
 });
