@@ -9,6 +9,8 @@ export interface StallProxy {
    * later ones are forwarded only after that long (a loaded node slow to answer a new connection).
    */
   stall(options?: { newConnections?: boolean; delayNewMs?: number }): void;
+  /** When (Date.now()) each connection was accepted, in order. */
+  readonly acceptedAt: readonly number[];
   /** Forwards new connections again (stalled ones stay stalled). */
   resume(): void;
   /** Closes the listener and every connection. */
@@ -19,7 +21,9 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
   const pairs = new Set<[Socket, Socket]>();
   let stallNew = false;
   let delayNewMs = 0;
+  const acceptedAt: number[] = [];
   const server: Server = createServer((client) => {
+    acceptedAt.push(Date.now());
     const upstream = createConnection({ host: "127.0.0.1", port: targetPort });
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
@@ -40,6 +44,7 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
   if (address === null || typeof address === "string") throw new Error("the proxy has no port");
   return {
     port: address.port,
+    acceptedAt,
     stall(options = {}) {
       stallNew = options.newConnections === true;
       delayNewMs = options.delayNewMs ?? 0;
