@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { CONTAINER_SUBSET } from "./conformance-through-host.mjs";
 import { podmanUnavailableReason } from "./podman-service.mjs";
 import { loadOfOthers, testPlan } from "./test-plan.mjs";
-import { failedTests, testsPassedOnRetry } from "./vitest-report.mjs";
+import { failedTests, firstErrorLine, testsPassedOnRetry } from "./vitest-report.mjs";
 import { LINT_FAILED, TYPECHECK_FAILED } from "./typecheck-and-lint.mjs";
 
 const reports = "reports/test";
@@ -37,6 +37,8 @@ const tally = { passed: 0, failed: 0, retried: 0 };
 const retriedNames = [];
 /** The unit and security runs' failed tests, named above the totals. */
 const failedNames = [];
+/** What each step of run() printed, by its label. */
+const stepOutputs = new Map();
 const lines = [];
 
 // Runs a step with its output shown live and kept, to be searched for PTY write errors; resolves to whether it
@@ -61,6 +63,7 @@ function run(label, command, args, { status: wantStatus = false, priority } = {}
     child.stdout.on("data", tee(process.stdout));
     child.stderr.on("data", tee(process.stderr));
     child.once("close", (status) => {
+      stepOutputs.set(label, output);
       findPtyWriteErrors(label, output);
       console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       resolveRun(wantStatus ? status : status === 0);
@@ -234,12 +237,17 @@ if (podmanRun) countVitest("container tests (Podman)", await podmanRun, join(pod
 else lines.push(`container tests (Podman): skipped (${podmanSkip})`);
 
 function countVitest(label, ok, file) {
-  if (!existsSync(file)) return count(label, 0, 1);
+  if (!existsSync(file)) {
+    failedNames.push(`${label}: wrote no report: ${firstErrorLine(stepOutputs.get(label) ?? "")}`);
+    return count(label, 0, 1);
+  }
   const report = JSON.parse(readFileSync(file, "utf8"));
   const retried = testsPassedOnRetry(report, process.cwd());
-  count(label, report.numPassedTests, report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1), retried.length);
+  const failedOutsideTests = !ok && report.numFailedTests === 0;
+  count(label, report.numPassedTests, report.numFailedTests + (failedOutsideTests ? 1 : 0), retried.length);
   for (const name of retried) retriedNames.push(`${label}: ${name}`);
   for (const failure of failedTests(report, process.cwd())) failedNames.push(`${label}: ${failure}`);
+  if (failedOutsideTests) failedNames.push(`${label}: failed outside its tests: ${firstErrorLine(stepOutputs.get(label) ?? "")}`);
 }
 
 for (const { label, dir, log, ok } of results) {

@@ -9,3 +9,5 @@ export interface VitestReport {
 export function failedTests(report: VitestReport, root: string): string[];
 /** Tests that passed on a retry, as `file > test (first: first line of the failed attempt's error)`. */
 export function testsPassedOnRetry(report: VitestReport, root: string): string[];
+/** The first error line (`Error: …`) of a run's printed output, without its colours. */
+export function firstErrorLine(output: string): string;

@@ -27,6 +27,16 @@ export function testsPassedOnRetry(report, root) {
 }
 
 /**
+ * The first error line (`Error: …`, `TypeError: …`) of a run's printed output, without its colours: what a run that
+ * failed outside its tests (an unhandled error, a global setup) or wrote no report failed on.
+ */
+export function firstErrorLine(output) {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const line = plain.match(/^\s*((?:\w+)?Error\b[^\n]*)/m)?.[1]?.trim();
+  return line === undefined ? "no error line in its output" : cut(line);
+}
+
+/**
  * A test file's path from the repository's root, also for a run that saw the clone at another place (the unprivileged
  * run mounts it elsewhere): from its last `test/` folder then.
  */
@@ -37,6 +47,9 @@ function repositoryPath(file, root) {
 }
 
 function firstLine(text = "") {
-  const line = text.split("\n").find((part) => part.trim() !== "")?.trim() ?? "no message";
+  return cut(text.split("\n").find((part) => part.trim() !== "")?.trim() ?? "no message");
+}
+
+function cut(line) {
   return line.length > LINE_MAX ? `${line.slice(0, LINE_MAX)}…` : line;
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failedTests, testsPassedOnRetry, type VitestReport } from "../../scripts/vitest-report.mjs";
+import { failedTests, firstErrorLine, testsPassedOnRetry, type VitestReport } from "../../scripts/vitest-report.mjs";
 
 const VITEST = new URL("../../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
 
@@ -28,14 +28,17 @@ describe("a suite", () => {
 describe("vitest's JSON report, read for npm test's totals", () => {
   let folder: string;
   let report: VitestReport;
+  let printed: string;
 
   beforeAll(() => {
     folder = realpathSync(mkdtempSync(join(tmpdir(), "vitest-report-")));
     writeFileSync(join(folder, "flaky.test.js"), FLAKY);
     writeFileSync(join(folder, "broken.test.js"), `throw new Error("the file cannot load");\n`);
     const run = spawnSync(process.execPath, [
-      VITEST, "run", "--root", folder, "--globals", "--retry=1", "--reporter=json", `--outputFile.json=${join(folder, "report.json")}`,
-    ], { cwd: folder, encoding: "utf8", timeout: 60_000 });
+      VITEST, "run", "--root", folder, "--globals", "--retry=1", "--reporter=default", "--reporter=json",
+      `--outputFile.json=${join(folder, "report.json")}`,
+    ], { cwd: folder, encoding: "utf8", timeout: 60_000, env: { ...process.env, FORCE_COLOR: "1" } });
+    printed = `${run.stdout}${run.stderr}`;
     expect(run.status, run.stderr).toBe(1);
     report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8")) as VitestReport;
   });
@@ -52,6 +55,12 @@ describe("vitest's JSON report, read for npm test's totals", () => {
     expect(testsPassedOnRetry(report, folder)).toEqual([
       "flaky.test.js > a suite fails once, then passes (first: AssertionError: first attempt: expected 1 to be 2 // Object.is equality)",
     ]);
+  });
+
+  it("finds the first error line in what the run printed, without its colours", () => {
+    expect(printed).toContain("\x1b[");
+    expect(firstErrorLine(printed)).toBe("Error: the file cannot load");
+    expect(firstErrorLine("\x1b[32m✓\x1b[39m all passed\n")).toBe("no error line in its output");
   });
 
   it("gives a path from the repository's last test/ folder when the run saw the clone elsewhere", () => {
