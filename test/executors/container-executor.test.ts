@@ -5,7 +5,9 @@ import { afterEach, expect, it } from "vitest";
 import { createContainerExecutor, ExecProcessError } from "../../src/index.js";
 import * as messages from "../../src/engine/messages.js";
 import { EXECUTOR_LABEL } from "../../src/executors/container/container-spec.js";
-import { containerEngine, containersWith, describeDocker, processesIn, useDockerDaemon } from "./docker-helpers.js";
+import {
+  containerEngine, containersWith, describeDocker, MEMORY_LIMIT_TEST_TIMEOUT_MS, MEMORY_LIMIT_YIELD_MS, processesIn, useDockerDaemon,
+} from "./docker-helpers.js";
 import { cleanUp, ctx, engineWith, onCleanUp, scratchDir, sessionIdOf, textOf, waitUntil } from "./helpers.js";
 
 const daemon = useDockerDaemon("container-executor.test.ts");
@@ -74,12 +76,10 @@ describeDocker("createContainerExecutor", () => {
 
   it("reports a memory hog killed by the memory limit as out of memory", async () => {
     const { engine } = containerEngine(daemon(), { memory: "32m" });
-    // A wide yield window: near its limit a container reclaims before the kernel kills, which on a loaded machine took
-    // a pipeline of test/attacks/container.test.ts past the default 10 s yield.
     const command = "awk 'BEGIN { s = \"a\"; while (1) s = s s }'";
-    const text = textOf(await engine.exec({ host: "sandbox", command, yieldMs: 60_000 }, ctx));
+    const text = textOf(await engine.exec({ host: "sandbox", command, yieldMs: MEMORY_LIMIT_YIELD_MS }, ctx));
     expect(text).toBe(`${messages.containerOutOfMemory("32 MiB").trim()}\n\n${messages.abortedBySignal("SIGKILL")}`);
-  }, 90_000);
+  }, MEMORY_LIMIT_TEST_TIMEOUT_MS);
 
   it("contains a fork bomb at pidsLimit; the timeout ends it, and the executor serves the next command", async () => {
     const { engine, executor } = containerEngine(daemon(), { pidsLimit: 32 });

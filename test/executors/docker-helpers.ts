@@ -44,6 +44,14 @@ export function useOwnEngine(file: string): () => DockerDaemon {
   };
 }
 
+/**
+ * The yield window of a command that meets a container's memory limit, and the test's timeout around it: near its
+ * limit a container reclaims before the kernel kills, and on a loaded machine a pipeline killed for memory once took
+ * 11 s, past the default 10 s yield. These tests are about the limit, not about the call's time.
+ */
+export const MEMORY_LIMIT_YIELD_MS = 60_000;
+export const MEMORY_LIMIT_TEST_TIMEOUT_MS = 90_000;
+
 /** A container executor on `daemon`, disposed by `cleanUp`. */
 export function executorOn(daemon: DockerDaemon, options: Partial<ContainerExecutorOptions> = {}): ContainerExecutor {
   const executor = createContainerExecutor({ image: daemon.image, docker: { socketPath: daemon.socketPath }, ...options });
