@@ -15,6 +15,10 @@ export interface DockerDaemon {
   stop(): Promise<void>;
 }
 export function dockerUnavailableReason(): string | undefined;
+/** Stops a fixture's engine process, paused or not, with its containers: SIGCONT, removal, SIGTERM, SIGKILL. */
+export function stopEngineProcess(options: {
+  socketPath: string; engine: import("node:child_process").ChildProcess; exited: Promise<unknown>; group?: boolean;
+}): Promise<void>;
 export function startDockerDaemon(): Promise<DockerDaemon>;
 export function engineFromEnvironment(env?: NodeJS.ProcessEnv): DockerDaemon | undefined;
 export function prepareEngine(options: {

@@ -27,7 +27,37 @@ export function dockerUnavailableReason() {
   return undefined;
 }
 
-const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
+/**
+ * The longest one docker CLI call of a fixture may take. An engine that accepts connections and never answers (a
+ * paused one) would otherwise hold the fixture, its test file and npm test for ever: CI once waited out its 90
+ * minutes so (issue 36).
+ */
+const DOCKER_CLI_TIMEOUT_MS = 60_000;
+/** How long an engine has after SIGTERM before SIGKILL. */
+const ENGINE_STOP_GRACE_MS = 15_000;
+
+/** Runs the docker CLI against the engine at `socketPath`, for at most DOCKER_CLI_TIMEOUT_MS. */
+const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], {
+  input, encoding: "buffer", timeout: DOCKER_CLI_TIMEOUT_MS,
+});
+
+/**
+ * Stops a fixture's engine process, unless it has ended: continued first (a test may have paused it, and a paused
+ * engine answers no one), its containers removed with their processes (an engine killed before its containers leaves
+ * them running: seen once, two trapped loops outlived a daemon that missed its shutdown timeout), then SIGTERM, and
+ * SIGKILL after ENGINE_STOP_GRACE_MS. `group`: the signals go to the engine's process group.
+ */
+export async function stopEngineProcess({ socketPath, engine, exited, group = false }) {
+  if (engine.exitCode !== null || engine.signalCode !== null) return;
+  const signal = (name) => { try { process.kill(group ? -engine.pid : engine.pid, name); } catch { /* gone */ } };
+  signal("SIGCONT");
+  const ids = docker(socketPath, ["ps", "-aq"]).stdout?.toString().split("\n").filter(Boolean) ?? [];
+  if (ids.length > 0) docker(socketPath, ["rm", "-f", ...ids]);
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), ENGINE_STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
 
 /** The busybox root filesystem of the test image: /bin/sh and the other applets, /tmp 1777, a nobody user. */
 function buildRootfs(dir) {
@@ -94,16 +124,7 @@ export async function startDockerDaemon() {
   writeFileSync(log, "");
   let { started: daemon, ended: exited } = launch();
   const stop = async () => {
-    if (daemon.exitCode === null && daemon.signalCode === null) {
-      // Containers first, each with its processes: a daemon killed before its containers leaves them running
-      // (seen once: two trapped loops outlived a daemon that missed its shutdown timeout).
-      const ids = docker(socketPath, ["ps", "-aq"]).stdout?.toString().split("\n").filter(Boolean) ?? [];
-      if (ids.length > 0) docker(socketPath, ["rm", "-f", ...ids]);
-      try { process.kill(daemon.pid, "SIGTERM"); } catch { /* gone */ }
-      const timer = setTimeout(() => { try { process.kill(daemon.pid, "SIGKILL"); } catch { /* gone */ } }, 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopEngineProcess({ socketPath, engine: daemon, exited });
     // A dockerd that was killed (the engine-death test) leaves its data root's own mount behind: unmounted here.
     unmountUnder(dir);
     // dockerd's own containerd can outlive it for a moment; its state dirs are under `dir`.

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { killProcessesNaming, prepareEngine } from "./docker-daemon.mjs";
+import { killProcessesNaming, prepareEngine, stopEngineProcess } from "./docker-daemon.mjs";
 
 const PODMAN = ["/usr/bin/podman", "/usr/local/bin/podman"].find((path) => existsSync(path));
 const CATATONIT = ["/usr/libexec/podman/catatonit", "/usr/bin/catatonit"].find((path) => existsSync(path));
@@ -39,8 +39,6 @@ export function podmanUnavailableReason() {
 // the exec ends, in a session of its own; those of this service (their command lines name its storage) end with it
 // (killProcessesNaming, scripts/docker-daemon.mjs).
 
-const docker = (socketPath, args, input) => spawnSync("docker", ["-H", `unix://${socketPath}`, ...args], { input, encoding: "buffer" });
-
 /** Starts the service, waits until it answers, imports the test image: a fixture of scripts/docker-daemon.mjs's shape. */
 export async function startPodmanService() {
   const reason = podmanUnavailableReason();
@@ -55,14 +53,7 @@ export async function startPodmanService() {
   service.unref();
   const exited = new Promise((resolve) => service.once("exit", resolve));
   const stop = async () => {
-    if (service.exitCode === null && service.signalCode === null) {
-      const ids = docker(socketPath, ["ps", "-aq"]).stdout?.toString().split("\n").filter(Boolean) ?? [];
-      if (ids.length > 0) docker(socketPath, ["rm", "-f", ...ids]);
-      try { process.kill(-service.pid, "SIGTERM"); } catch { /* gone */ }
-      const timer = setTimeout(() => { try { process.kill(-service.pid, "SIGKILL"); } catch { /* gone */ } }, 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopEngineProcess({ socketPath, engine: service, exited, group: true });
     killProcessesNaming(dir);
     rmSync(dir, { recursive: true, force: true });
   };

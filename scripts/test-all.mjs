@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: type check, unit tests (vitest), then the conformance suite against the reference implementation,
 // in-process and over stdio. Ends with one plain line `total: N passed, N failed` (TOOLCHAIN.md, CI closing line).
-import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
-import { setPriority } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONTAINER_SUBSET } from "./conformance-through-host.mjs";
 import { podmanUnavailableReason } from "./podman-service.mjs";
+import { runStep } from "./step-watch.mjs";
 import { loadOfOthers, testPlan } from "./test-plan.mjs";
 import { failedTests, firstErrorLine, testsPassedOnRetry } from "./vitest-report.mjs";
 import { LINT_FAILED, TYPECHECK_FAILED } from "./typecheck-and-lint.mjs";
@@ -41,34 +40,37 @@ const failedNames = [];
 const stepOutputs = new Map();
 const lines = [];
 
+/**
+ * The longest a step may run before it is named and ended with its processes (scripts/step-watch.mjs): CI once
+ * waited out its 90 minutes on a step that never ended (issue 36). A whole run takes 6 to 11 minutes here.
+ */
+const STEP_DEADLINE_MS = 20 * 60_000;
+/** Steps that did not end by themselves, by label: what was found and ended, named above the totals. */
+const unended = new Map();
+
 // Runs a step with its output shown live and kept, to be searched for PTY write errors; resolves to whether it
 // passed, or with `status` to its exit status. `priority`: its nice value, where the user may set it.
-function run(label, command, args, { status: wantStatus = false, priority } = {}) {
+async function run(label, command, args, { status: wantStatus = false, priority } = {}) {
   console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
   const started = Date.now();
-  return new Promise((resolveRun) => {
-    const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"] });
-    if (priority !== undefined) {
-      try {
-        setPriority(child.pid, priority);
-      } catch {
-        // not root: the step runs at the usual priority
-      }
-    }
-    let output = "";
-    const tee = (target) => (chunk) => {
-      target.write(chunk);
-      output += chunk;
-    };
-    child.stdout.on("data", tee(process.stdout));
-    child.stderr.on("data", tee(process.stderr));
-    child.once("close", (status) => {
-      stepOutputs.set(label, output);
-      findPtyWriteErrors(label, output);
-      console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      resolveRun(wantStatus ? status : status === 0);
-    });
-  });
+  let output = "";
+  const onOutput = (chunk, stream) => {
+    (stream === "stdout" ? process.stdout : process.stderr).write(chunk);
+    output += chunk;
+  };
+  const { status, problem } = await runStep(command, args, { onOutput, priority, deadlineMs: STEP_DEADLINE_MS });
+  stepOutputs.set(label, output);
+  findPtyWriteErrors(label, output);
+  noteUnended(label, problem);
+  console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (wantStatus) return problem === undefined ? status : 1;
+  return status === 0 && problem === undefined;
+}
+
+function noteUnended(label, problem) {
+  if (problem === undefined) return;
+  unended.set(label, problem);
+  console.log(`=== ${label}: ${problem}`);
 }
 
 // node-pty prints this when a write reaches a terminal that is gone (issue 9): any occurrence fails the run.
@@ -180,7 +182,7 @@ const securityRun = tailStarts.then(() => run("security tests (unprivileged)", "
 // Docker-compatible socket (a private Podman service that scripts/podman-service.mjs starts and stops) instead of
 // dockerd. CONTAINER_PODMAN=0 leaves them out; where Podman cannot run, their line says why.
 const PODMAN_TEST_FILES = ["test/executors/container-executor.test.ts", "test/executors/container-pool.test.ts", "test/security/container.test.ts",
-  "test/attacks/container.test.ts", "test/attacks/container-engine-stop.test.ts"];
+  "test/attacks/container.test.ts", "test/attacks/container-engine-stop.test.ts", "test/executors/engine-fixture.test.ts"];
 const podmanDir = join(reports, "container-tests-podman");
 await packagesReady;
 const podmanSkip = process.env.CONTAINER_PODMAN === "0" ? "CONTAINER_PODMAN=0" : podmanUnavailableReason();
@@ -222,7 +224,7 @@ async function conformanceRun([label, extra, launcher = ["conformance/bin.mjs"]]
   // One retry absorbs a timing hiccup of a loaded machine; a real failure fails twice.
   // Through an executor every call also pays its start and end (bwrap, an SSH channel, a runc exec): twice T there.
   const runTolerance = launcher[0] === "scripts/conformance-through-host.mjs" ? String(2 * Number(tolerance)) : tolerance;
-  const status = await runToFile("node", [...launcher, "--tolerance", runTolerance, "--retry", "1", "--report", dir, ...extra], log);
+  const status = await runToFile(label, "node", [...launcher, "--tolerance", runTolerance, "--retry", "1", "--report", dir, ...extra], log);
   console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { label, dir, log, ok: status === 0 };
 }
@@ -238,7 +240,7 @@ else lines.push(`container tests (Podman): skipped (${podmanSkip})`);
 
 function countVitest(label, ok, file) {
   if (!existsSync(file)) {
-    failedNames.push(`${label}: wrote no report: ${firstErrorLine(stepOutputs.get(label) ?? "")}`);
+    failedNames.push(`${label}: wrote no report: ${unended.get(label) ?? firstErrorLine(stepOutputs.get(label) ?? "")}`);
     return count(label, 0, 1);
   }
   const report = JSON.parse(readFileSync(file, "utf8"));
@@ -247,12 +249,13 @@ function countVitest(label, ok, file) {
   count(label, report.numPassedTests, report.numFailedTests + (failedOutsideTests ? 1 : 0), retried.length);
   for (const name of retried) retriedNames.push(`${label}: ${name}`);
   for (const failure of failedTests(report, process.cwd())) failedNames.push(`${label}: ${failure}`);
-  if (failedOutsideTests) failedNames.push(`${label}: failed outside its tests: ${firstErrorLine(stepOutputs.get(label) ?? "")}`);
+  if (failedOutsideTests) failedNames.push(`${label}: failed outside its tests: ${unended.get(label) ?? firstErrorLine(stepOutputs.get(label) ?? "")}`);
 }
 
 for (const { label, dir, log, ok } of results) {
   const junit = join(dir, "junit.xml");
   findPtyWriteErrors(label, readFileSync(log, "utf8"));
+  if (unended.has(label)) failedNames.push(`${label}: ${unended.get(label)}`);
   if (!ok) console.log(`\n--- ${label}: end of ${log}\n${readFileSync(log, "utf8").split("\n").slice(-60).join("\n")}`);
   const skipped = ok && !existsSync(junit) && /skipped: /.test(readFileSync(log, "utf8"));
   if (skipped) {
@@ -282,15 +285,10 @@ function passedOnlyOnRetry(dir) {
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).run?.passedOnlyOnRetry ?? 0 : 0;
 }
 
-function runToFile(command, args, file) {
-  return new Promise((resolveRun) => {
-    const out = openSync(file, "w");
-    const child = spawn(command, args, { stdio: ["ignore", out, out] });
-    child.once("exit", (code) => {
-      closeSync(out);
-      resolveRun(code);
-    });
-  });
+async function runToFile(label, command, args, file) {
+  const { status, problem } = await runStep(command, args, { outputFile: file, deadlineMs: STEP_DEADLINE_MS });
+  noteUnended(label, problem);
+  return problem === undefined ? status : null;
 }
 
 function junitCounts(xml) {

@@ -9,7 +9,11 @@ import { describeDocker, executorOn, useOwnEngine } from "../executors/docker-he
 import { cleanUp, ctx, engineWith, errorOf, markerSeconds, textOf } from "../executors/helpers.js";
 
 const daemon = useOwnEngine("attacks/container-engine-stop.test.ts");
-afterEach(cleanUp);
+afterEach(async () => {
+  // A test that timed out never reached its own SIGCONT: the engine goes on before anything else talks to it.
+  process.kill(daemon().pid!, "SIGCONT");
+  await cleanUp();
+});
 
 /** An engine whose cwd is the host's `/`, on an executor with its defaults. */
 function engineAtRoot() {
