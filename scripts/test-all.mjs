@@ -182,7 +182,7 @@ const securityRun = tailStarts.then(() => run("security tests (unprivileged)", "
 // Docker-compatible socket (a private Podman service that scripts/podman-service.mjs starts and stops) instead of
 // dockerd. CONTAINER_PODMAN=0 leaves them out; where Podman cannot run, their line says why.
 const PODMAN_TEST_FILES = ["test/executors/container-executor.test.ts", "test/executors/container-pool.test.ts", "test/security/container.test.ts",
-  "test/attacks/container.test.ts", "test/attacks/container-engine-stop.test.ts", "test/executors/engine-fixture.test.ts"];
+  "test/attacks/container.test.ts", "test/attacks/container-engine-stop.test.ts"];
 const podmanDir = join(reports, "container-tests-podman");
 await packagesReady;
 const podmanSkip = process.env.CONTAINER_PODMAN === "0" ? "CONTAINER_PODMAN=0" : podmanUnavailableReason();

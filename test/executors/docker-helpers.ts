@@ -31,21 +31,17 @@ export function useDockerDaemon(file: string): () => DockerDaemon {
  * For tests that stop or kill their engine, which must not take the other files' engine with it.
  */
 export function useOwnEngine(file: string): () => DockerDaemon {
+  const podman = process.env["DOCKER_ENGINE"] === "podman";
   if (dockerSkipReason) console.warn(`${file}: container tests skipped: ${dockerSkipReason}`);
   let daemon: DockerDaemon | undefined;
   beforeAll(async () => {
-    if (!dockerSkipReason) daemon = await startOwnEngine();
+    if (!dockerSkipReason) daemon = podman ? await startPodmanService() : await startDockerDaemon();
   }, 120_000);
   afterAll(async () => daemon?.stop(), 60_000);
   return () => {
     if (!daemon) throw new Error("the engine is not running");
     return daemon;
   };
-}
-
-/** An engine of the caller's own, of useOwnEngine's kind, which the caller stops. */
-export function startOwnEngine(): Promise<DockerDaemon> {
-  return process.env["DOCKER_ENGINE"] === "podman" ? startPodmanService() : startDockerDaemon();
 }
 
 /**
