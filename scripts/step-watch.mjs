@@ -125,7 +125,8 @@ export function describeProcesses(list) {
     const state = stat(pid)?.state;
     if (state === undefined) return [];
     let command;
-    try { command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim(); } catch { return []; }
+    // One line each: arguments may hold newlines.
+    try { command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/[\0\s]+/g, " ").trim(); } catch { return []; }
     const shown = command.length > COMMAND_MAX ? `${command.slice(0, COMMAND_MAX)}…` : command;
     return [`${pid} ${state} ${shown}`];
   });

@@ -45,8 +45,8 @@ const lines = [];
  * waited out its 90 minutes on a step that never ended (issue 36). A whole run takes 6 to 11 minutes here.
  */
 const STEP_DEADLINE_MS = 20 * 60_000;
-/** Steps that did not end by themselves, by label: what was found and ended, named above the totals. */
-const unended = new Map();
+/** The labels of the steps that did not end by themselves; what was found and ended is named above the totals. */
+const unended = new Set();
 
 // Runs a step with its output shown live and kept, to be searched for PTY write errors; resolves to whether it
 // passed, or with `status` to its exit status. `priority`: its nice value, where the user may set it.
@@ -69,7 +69,8 @@ async function run(label, command, args, { status: wantStatus = false, priority 
 
 function noteUnended(label, problem) {
   if (problem === undefined) return;
-  unended.set(label, problem);
+  unended.add(label);
+  failedNames.push(`${label}: ${problem}`);
   console.log(`=== ${label}: ${problem}`);
 }
 
@@ -240,7 +241,7 @@ else lines.push(`container tests (Podman): skipped (${podmanSkip})`);
 
 function countVitest(label, ok, file) {
   if (!existsSync(file)) {
-    failedNames.push(`${label}: wrote no report: ${unended.get(label) ?? firstErrorLine(stepOutputs.get(label) ?? "")}`);
+    if (!unended.has(label)) failedNames.push(`${label}: wrote no report: ${firstErrorLine(stepOutputs.get(label) ?? "")}`);
     return count(label, 0, 1);
   }
   const report = JSON.parse(readFileSync(file, "utf8"));
@@ -249,13 +250,12 @@ function countVitest(label, ok, file) {
   count(label, report.numPassedTests, report.numFailedTests + (failedOutsideTests ? 1 : 0), retried.length);
   for (const name of retried) retriedNames.push(`${label}: ${name}`);
   for (const failure of failedTests(report, process.cwd())) failedNames.push(`${label}: ${failure}`);
-  if (failedOutsideTests) failedNames.push(`${label}: failed outside its tests: ${unended.get(label) ?? firstErrorLine(stepOutputs.get(label) ?? "")}`);
+  if (failedOutsideTests && !unended.has(label)) failedNames.push(`${label}: failed outside its tests: ${firstErrorLine(stepOutputs.get(label) ?? "")}`);
 }
 
 for (const { label, dir, log, ok } of results) {
   const junit = join(dir, "junit.xml");
   findPtyWriteErrors(label, readFileSync(log, "utf8"));
-  if (unended.has(label)) failedNames.push(`${label}: ${unended.get(label)}`);
   if (!ok) console.log(`\n--- ${label}: end of ${log}\n${readFileSync(log, "utf8").split("\n").slice(-60).join("\n")}`);
   const skipped = ok && !existsSync(junit) && /skipped: /.test(readFileSync(log, "utf8"));
   if (skipped) {

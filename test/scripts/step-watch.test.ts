@@ -48,10 +48,10 @@ for (const output of ["piped", "to a file"] as const) {
       const script = `sleep ${busy} & sh -c 'kill -STOP $$; sleep ${stopped}' & wait`;
       const result = await runStep("sh", ["-c", script], {
         // What the continued child starts as the step ends is ended as a holder of the output, after its grace.
-        deadlineMs: 1500, outputGraceMs: 500, ...(output === "piped" ? { onOutput: () => {} } : { outputFile: join(dir, "log") }),
+        deadlineMs: 2500, outputGraceMs: 500, ...(output === "piped" ? { onOutput: () => {} } : { outputFile: join(dir, "log") }),
       });
       expect(result.status).toBeNull();
-      expect(result.problem).toMatch(/^still running after 1\.5 s, ended with its processes:\n\d+ \w sh -c /);
+      expect(result.problem).toMatch(/^still running after 2\.5 s, ended with its processes:\n\d+ \w sh -c /);
       expect(result.problem).toContain(`sleep ${busy}`);
       expect(result.problem).toMatch(/\n\d+ T sh -c kill -STOP/);
       expect(Date.now() - started).toBeLessThan(10_000);
