@@ -42,9 +42,11 @@ const lines = [];
 
 /**
  * The longest a step may run before it is named and ended with its processes (scripts/step-watch.mjs): CI once
- * waited out its 90 minutes on a step that never ended (issue 36). A whole run takes 6 to 11 minutes here.
+ * waited out its 90 minutes on a step that never ended (issue 36). A whole run takes 6 to 11 minutes here; a machine
+ * several times slower still passes, and two steps that each wait for the other's end (the last runs wait for the
+ * conformance runs or the unit tests) still end within CI's 90 minutes.
  */
-const STEP_DEADLINE_MS = 20 * 60_000;
+const STEP_DEADLINE_MS = 30 * 60_000;
 /** The labels of the steps that did not end by themselves; what was found and ended is named above the totals. */
 const unended = new Set();
 
