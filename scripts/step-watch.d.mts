@@ -14,7 +14,7 @@ export function runStep(command: string, args: string[], options: {
   deadlineMs: number;
   outputGraceMs?: number;
 }): Promise<StepResult>;
-export function descendants(root: number): number[];
+export function descendants(...roots: number[]): number[];
 export function fdTargets(pid: number, fds: number[]): string[];
 export function holdersOf(targets: string[]): number[];
 export function describeProcesses(list: number[]): string[];

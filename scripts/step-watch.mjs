@@ -82,15 +82,15 @@ function stat(pid) {
   return { state, ppid: Number(ppid) };
 }
 
-/** Every process below `root` by parent links, parents before their children. */
-export function descendants(root) {
+/** Every process below the `roots` by parent links, parents before their children. */
+export function descendants(...roots) {
   const children = new Map();
   for (const pid of pids()) {
     const parent = stat(pid)?.ppid;
     if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
   const found = [];
-  const queue = [root];
+  const queue = [...roots];
   while (queue.length > 0) {
     for (const child of children.get(queue.shift()) ?? []) {
       found.push(child);
@@ -145,7 +145,7 @@ export async function endStep(top, list, graceMs) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   // With what they started meanwhile: a continued process may have gone on to start another.
-  signalAll([...new Set(list.flatMap((pid) => [pid, ...descendants(pid)]))], "SIGKILL");
+  signalAll([...new Set([...list, ...descendants(...list)])], "SIGKILL");
 }
 
 function signalAll(list, signal) {
