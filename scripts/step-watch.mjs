@@ -100,7 +100,7 @@ export function descendants(...roots) {
   return found;
 }
 
-/** What each of `fds` (`/proc/<pid>/fd/<n>` links, such as `pipe:[123]`) of process `pid` is. */
+/** What each of `fds` (`/proc/<pid>/fd/<n>` links, such as `socket:[123]`) of process `pid` is. */
 export function fdTargets(pid, fds) {
   return fds.flatMap((fd) => {
     try { return [readlinkSync(`/proc/${pid}/fd/${fd}`)]; } catch { return []; }
