@@ -10,9 +10,9 @@ import { setPriority } from "node:os";
 /** The longest a command line is shown. */
 const COMMAND_MAX = 200;
 /** How long an exited step's output may stay open (its last writes in flight) before its holders are ended. */
-export const OUTPUT_GRACE_MS = 30_000;
+const OUTPUT_GRACE_MS = 30_000;
 /** How long a step past its deadline has after SIGTERM to stop what it started, before SIGKILL. */
-export const END_GRACE_MS = 15_000;
+const END_GRACE_MS = 15_000;
 
 /**
  * Runs a step of npm test: `command` with its output to `outputFile`, or else piped to `onOutput` (stdout and
@@ -83,7 +83,7 @@ function stat(pid) {
 }
 
 /** Every process below the `roots` by parent links, parents before their children. */
-export function descendants(...roots) {
+function descendants(...roots) {
   const children = new Map();
   for (const pid of pids()) {
     const parent = stat(pid)?.ppid;
@@ -101,14 +101,14 @@ export function descendants(...roots) {
 }
 
 /** What each of `fds` (`/proc/<pid>/fd/<n>` links, such as `socket:[123]`) of process `pid` is. */
-export function fdTargets(pid, fds) {
+function fdTargets(pid, fds) {
   return fds.flatMap((fd) => {
     try { return [readlinkSync(`/proc/${pid}/fd/${fd}`)]; } catch { return []; }
   });
 }
 
 /** Processes other than this one with an open file descriptor on any of `targets` (from fdTargets). */
-export function holdersOf(targets) {
+function holdersOf(targets) {
   const wanted = new Set(targets);
   return pids().filter((pid) => pid !== process.pid && openFds(pid).some((fd) => {
     try { return wanted.has(readlinkSync(`/proc/${pid}/fd/${fd}`)); } catch { return false; }
@@ -120,7 +120,7 @@ function openFds(pid) {
 }
 
 /** A line per process still there: `pid state command line`. */
-export function describeProcesses(list) {
+function describeProcesses(list) {
   return list.flatMap((pid) => {
     const state = stat(pid)?.state;
     if (state === undefined) return [];
@@ -137,7 +137,7 @@ export function describeProcesses(list) {
  * step's own process) gets SIGTERM, so that a fixture's wrapper may stop what it started, and once `top` has ended,
  * or after `graceMs`, every process of `list` still there gets SIGKILL, with the processes below them.
  */
-export async function endStep(top, list, graceMs) {
+async function endStep(top, list, graceMs) {
   signalAll(list, "SIGCONT");
   signalAll([top], "SIGTERM");
   const deadline = Date.now() + graceMs;

@@ -65,7 +65,7 @@ async function run(label, command, args, { status: wantStatus = false, priority 
   findPtyWriteErrors(label, output);
   noteUnended(label, problem);
   console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (wantStatus) return problem === undefined ? status : 1;
+  if (wantStatus) return problem === undefined ? status : 1; // an ended step's checks all fail
   return status === 0 && problem === undefined;
 }
 
